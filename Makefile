@@ -1,0 +1,49 @@
+# Vectored AIO for every file: build, boot and test the series in QEMU.
+# See README.md. All state lives under build/; 'make clean' removes it.
+
+KERNEL ?= patched
+DEBUG ?= 0
+HARNESS_T0 := $(shell date +%s)
+export KERNEL DEBUG HARNESS_T0
+
+S := scripts
+
+.PHONY: all run check deps tree apply export build guest clean help
+
+all: check
+
+help:
+	@echo "make run                 build, boot the patched kernel, show vectored AIO working"
+	@echo "make check               build, boot, run the whole suite (KERNEL=stock for the stock kernel)"
+	@echo "make export              save the commits of build/linux to patches/"
+	@echo "make apply [FORCE=1]     re-apply patches/ onto the pristine tree"
+	@echo "make clean               remove build/"
+
+deps:
+	@$(S)/install-deps.sh
+
+tree: deps
+	@$(S)/fetch-tree.sh
+	@$(S)/apply-series.sh
+
+apply: tree
+
+export:
+	@$(S)/export-series.sh
+
+build: tree
+	@$(S)/build-kernel.sh $(KERNEL)
+
+guest: tree
+	@$(S)/build-guest.sh
+
+run: build guest
+	@$(S)/boot.sh $(KERNEL) run
+	@$(S)/show-run.sh $(KERNEL)-run
+
+check: build guest
+	@$(S)/boot.sh $(KERNEL) check
+	@$(S)/read-results.sh $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)-check
+
+clean:
+	rm -rf build

@@ -1,0 +1,77 @@
+#!/bin/bash
+# Boot a kernel in QEMU with the guest initramfs and the scratch disk.
+# The kernel console (ttyS0) goes to build/logs/<kernel>-<mode>.console, the
+# guest's results (ttyS1) to build/logs/<kernel>-<mode>.out.
+# usage: boot.sh stock|patched check|run|bench
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel=${1:?usage: boot.sh stock|patched mode}
+mode=${2:?usage: boot.sh stock|patched mode}
+suffix=
+[ "${DEBUG:-0}" = 1 ] && suffix=debug
+image=$(objdir "$kernel" $suffix)/arch/x86/boot/bzImage
+initrd=$BUILD/guest/initramfs.cpio
+[ -f "$image" ] || die "$image missing: build it first (make build)"
+[ -f "$initrd" ] || die "$initrd missing: build it first (make guest)"
+logs=$BUILD/logs
+mkdir -p "$logs"
+tag=$kernel${suffix:+-$suffix}-$mode
+timeout_s=${BOOT_TIMEOUT:-1200}
+
+# The accelerator: KVM only if a short probe boot reaches init and back.
+# /dev/kvm can exist and open while KVM guests still fail to boot, so the
+# node alone proves nothing. The verdict is kept for this host boot.
+accel_file=$BUILD/accel
+boot_id=$(cat /proc/sys/kernel/random/boot_id)
+tcg=(-accel tcg -cpu max)
+kvm=(-enable-kvm -cpu host)
+accel=
+if [ -f "$accel_file" ] && [ "$(sed -n 1p "$accel_file")" = "$boot_id" ]; then
+	accel=$(sed -n 2p "$accel_file")
+fi
+if [ -n "${ACCEL:-}" ]; then
+	accel=$ACCEL
+elif [ -z "$accel" ]; then
+	accel=tcg
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		step "probing KVM with a short boot"
+		rm -f "$logs/probe.out"
+		timeout 20 qemu-system-x86_64 "${kvm[@]}" -m 256M -nographic -no-reboot \
+			-kernel "$image" -initrd "$initrd" -monitor none \
+			-append "console=ttyS0 panic=-1 harness.mode=probe" \
+			-serial "file:$logs/probe.console" -serial "file:$logs/probe.out" \
+			>/dev/null 2>&1 || true
+		grep -q '### probe ok' "$logs/probe.out" 2>/dev/null && accel=kvm
+	fi
+	printf '%s\n%s\n' "$boot_id" "$accel" >"$accel_file"
+fi
+case "$accel" in
+kvm) accel_args=("${kvm[@]}") ;;
+tcg) accel_args=("${tcg[@]}") ;;
+*) die "ACCEL=$accel: expected kvm or tcg" ;;
+esac
+
+# A fresh ext4 scratch disk every boot, so that no run sees another's files.
+disk=$BUILD/scratch.img
+rm -f "$disk"
+truncate -s 256M "$disk"
+mkfs.ext4 -q -F -L scratch "$disk"
+
+step "booting $kernel kernel${suffix:+ ($suffix)} ($accel), mode $mode, timeout ${timeout_s}s"
+rm -f "$logs/$tag.console" "$logs/$tag.out"
+t0=$(date +%s)
+rc=0
+timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 "${accel_args[@]}" \
+	-smp 2 -m 1G -nographic -no-reboot -monitor none \
+	-kernel "$image" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 oops=panic harness.mode=$mode ${CMDLINE:-}" \
+	-serial "file:$logs/$tag.console" -serial "file:$logs/$tag.out" \
+	-drive "file=$disk,if=virtio,format=raw,cache=unsafe" \
+	-device virtio-rng-pci </dev/null >"$logs/$tag.qemu" 2>&1 || rc=$?
+echo "$accel" >"$logs/$tag.accel"
+step "guest ended after $(($(date +%s) - t0))s (qemu exit $rc)"
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	echo "timeout: the guest did not finish within ${timeout_s}s" >>"$logs/$tag.out"
+fi
+exit 0

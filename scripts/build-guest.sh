@@ -1,0 +1,56 @@
+#!/bin/bash
+# Build the guest's user space from the patched tree: the kselftests of
+# tools/testing/selftests/aio and the demo, all statically linked, and pack
+# them with Debian's static busybox and guest/init into an initramfs.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+obj=$(objdir patched)
+stage=$BUILD/guest/root
+cpio_out=$BUILD/guest/initramfs.cpio
+busybox=/bin/busybox
+[ -x "$busybox" ] || die "$busybox missing: apt-get install busybox-static"
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	die "$busybox is not static: apt-get install busybox-static"
+
+# UAPI headers of the patched tree, for the tests.
+hdr_stamp=$obj/usr/include/.harness-stamp
+if [ ! -f "$hdr_stamp" ] || [ -n "$(find "$TREE/include/uapi" "$TREE/arch/x86/include/uapi" -newer "$hdr_stamp" -print -quit)" ]; then
+	step "installing the patched tree's UAPI headers"
+	mkdir -p "$obj"
+	make -C "$TREE" O="$obj" -s headers >/dev/null
+	touch "$hdr_stamp"
+fi
+
+step "building guest programs (static)"
+mkdir -p "$BUILD/guest/aio"
+make -C "$TREE/tools/testing/selftests/aio" -s \
+	OUTPUT="$BUILD/guest/aio" KHDR_INCLUDES="-isystem $obj/usr/include" \
+	LDFLAGS=-static || die "the aio kselftests did not build (tools/testing/selftests/aio)"
+mkdir -p "$BUILD/guest/bin"
+for src in "$TOP"/demo/*.c; do
+	[ -e "$src" ] || continue
+	prog=$BUILD/guest/bin/$(basename "$src" .c)
+	if [ ! -f "$prog" ] || [ "$src" -nt "$prog" ]; then
+		gcc -static -O2 -Wall -Werror -isystem "$obj/usr/include" -o "$prog" "$src" -laio -luring ||
+			die "$src did not build"
+	fi
+done
+
+# Stage and pack; keep the old archive when nothing changed.
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,tests}
+cp "$busybox" "$stage/bin/busybox"
+cp "$TOP/guest/init" "$stage/init"
+chmod 755 "$stage/init"
+find "$BUILD/guest/aio" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/" \;
+cp "$BUILD"/guest/bin/* "$stage/bin/" 2>/dev/null || true
+find "$stage" -exec touch -h -d @0 {} +
+(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --reproducible --quiet) >"$cpio_out.new"
+if cmp -s "$cpio_out.new" "$cpio_out"; then
+	rm "$cpio_out.new"
+else
+	mv "$cpio_out.new" "$cpio_out"
+fi
+step "guest initramfs: $(du -k "$cpio_out" | cut -f1) KiB, tests: $(ls "$stage/tests" | tr '\n' ' ')"

@@ -1,0 +1,56 @@
+# Common helpers for the harness scripts; sourced, not run.
+# shellcheck shell=bash
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=$TOP/build
+TREE=$BUILD/linux		# git tree: pristine + series (the "patched" kernel)
+STOCK_TREE=$BUILD/stock		# git worktree of the pristine tag (the "stock" kernel)
+SERIES_DIR=$TOP/patches
+
+# The folder of objects for a kernel flavour, inside its source tree so that
+# stock and patched compile with the same relative paths and share ccache.
+# usage: objdir stock|patched [suffix]
+objdir() {
+	local src
+	case "$1" in
+	stock) src=$STOCK_TREE ;;
+	patched) src=$TREE ;;
+	*) die "unknown kernel '$1' (expected stock or patched)" ;;
+	esac
+	echo "$src/obj${2:+-$2}"
+}
+
+srcdir() {
+	case "$1" in
+	stock) echo "$STOCK_TREE" ;;
+	patched) echo "$TREE" ;;
+	*) die "unknown kernel '$1' (expected stock or patched)" ;;
+	esac
+}
+
+_t0=${HARNESS_T0:-$(date +%s)}
+export HARNESS_T0=$_t0
+
+step() {
+	local now
+	now=$(date +%s)
+	printf '[%4ds] %s\n' $((now - _t0)) "$*"
+}
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+# The patches of patches/series, in order.
+series_patches() {
+	grep -v '^[[:space:]]*\(#\|$\)' "$SERIES_DIR/series" || true
+}
+
+# A hash of patches/series and every patch it names: what the tree was built from.
+series_hash() {
+	(
+		cat "$SERIES_DIR/series"
+		series_patches | sed "s|^|$SERIES_DIR/|" | xargs -r cat
+	) | sha256sum | cut -d' ' -f1
+}

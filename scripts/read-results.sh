@@ -1,0 +1,87 @@
+#!/bin/bash
+# Read a guest run's logs: print every TAP result of every test program as one
+# renumbered TAP stream, fail on a failed test, a program that exited non-zero
+# without saying why, a program that never finished, a missing end marker, or
+# any kernel splat in the console log; end with "N passed, N failed, N skipped".
+# usage: read-results.sh <tag>   (logs are build/logs/<tag>.out and .console)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tag=${1:?usage: read-results.sh tag}
+out=$BUILD/logs/$tag.out
+console=$BUILD/logs/$tag.console
+[ -f "$out" ] || die "$out missing: the guest did not run (see $BUILD/logs/$tag.qemu)"
+
+splats='(WARNING:|BUG:|Oops|KASAN|UBSAN|kernel BUG|general protection fault|Call Trace|possible circular locking|possible recursive locking|lockdep|INFO: task .* blocked|Kernel panic|kmemleak: [0-9]+ new suspected)'
+
+tr -d '\r' <"$out" | awk -v console="$console" -v splats="$splats" '
+function result(ok, desc, directive) {
+	n++
+	line = (ok ? "ok " : "not ok ") n " " prog ": " desc
+	if (directive != "")
+		line = line " # " directive
+	print line
+	if (directive ~ /^SKIP/) skipped++
+	else if (ok) passed++
+	else { failed++; failures[failed] = line }
+}
+/^### begin / { prog = $3; inprog = 1; seen = 0; next }
+/^### end / {
+	split($4, rc, "=")
+	if (rc[2] != 0 && bad_in_prog == 0)
+		result(0, "exited with status " rc[2] " (no failing test named)", "")
+	inprog = 0; bad_in_prog = 0; prog = ""; next
+}
+/^### done/ { done = 1; next }
+/^### kernel / { sub(/^### /, "# "); print; next }
+/^timeout: / { timeout = $0; next }
+inprog && /^(not )?ok [0-9]+ / {
+	ok = ($1 == "ok")
+	sub(/^(not )?ok [0-9]+ /, "")
+	directive = ""
+	if (match($0, / # /)) {
+		directive = substr($0, RSTART + 3)
+		$0 = substr($0, 1, RSTART - 1)
+	}
+	if (!ok && directive ~ /^(XFAIL|SKIP)/) ok = 1
+	if (!ok) bad_in_prog++
+	result(ok, $0, directive)
+	next
+}
+END {
+	if (inprog) {
+		result(0, "did not finish (crash, hang or timeout)", "")
+	}
+	if (!done) {
+		prog = "harness"
+		result(0, timeout != "" ? timeout : "the guest did not reach the end of its run", "")
+	}
+	# Kernel splats anywhere in the console log fail the run.
+	nl = 0
+	while ((getline l < console) > 0) {
+		gsub(/\r/, "", l)
+		log_[++nl] = l
+	}
+	last = 0
+	for (i = 1; i <= nl; i++) {
+		if (log_[i] ~ splats && i > last) {
+			prog = "kernel"
+			result(0, "splat in the console log: " log_[i], "")
+			print "# --- console log around it (" console ") ---"
+			for (j = (i > 5 ? i - 5 : 1); j <= i + 25 && j <= nl; j++)
+				print "# " log_[j]
+			last = i + 25
+		}
+	}
+	if (n == 0) {
+		prog = "harness"
+		result(0, "no test result at all", "")
+	}
+	print "1.." n
+	if (failed) {
+		print "# failures:"
+		for (i = 1; i <= failed; i++) print "#   " failures[i]
+	}
+	printf "%d passed, %d failed, %d skipped\n", passed, failed, skipped
+	exit failed ? 1 : 0
+}'
