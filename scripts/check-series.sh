@@ -1,0 +1,53 @@
+#!/bin/bash
+# Check that every patch of the series stands on its own: for each commit of
+# build/linux since pristine, in order, build the kernel (guest configuration)
+# and the aio selftests in a separate worktree, build/bisect, and run
+# checkpatch --strict on the commit. Prints one line a commit and fails if
+# any of them fails.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+bisect=$BUILD/bisect
+obj=$bisect/obj
+[ -d "$TREE/.git" ] || die "build/linux missing: run make tree first"
+if [ ! -e "$bisect/.git" ]; then
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$bisect" pristine
+fi
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=qemu
+# checkpatch's SPDX check wants Debian's python3 (python3-ply, python3-git).
+export PATH=/usr/bin:$PATH
+
+bad=0
+n=0
+for c in $(git -C "$TREE" rev-list --reverse pristine..HEAD); do
+	n=$((n + 1))
+	subject=$(git -C "$TREE" log -1 --format=%s "$c")
+	git -C "$bisect" checkout -q --detach "$c"
+	result=ok
+	mkdir -p "$obj"
+	if ! make -C "$bisect" O="$obj" -s tinyconfig >/dev/null 2>&1 ||
+	   ! "$bisect/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+		"$TOP/config/guest.config" >/dev/null 2>&1 ||
+	   ! make -C "$bisect" O="$obj" -s olddefconfig >/dev/null 2>&1; then
+		result="configuration failed"
+	elif ! make -C "$bisect" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage \
+		>"$obj/build-$n.log" 2>&1; then
+		result="kernel build failed (build/bisect/obj/build-$n.log)"
+	elif ! mkdir -p "$obj/kselftest/aio" ||
+	     ! make -C "$bisect" O="$obj" -s headers >/dev/null 2>&1 ||
+	     ! make -C "$bisect/tools/testing/selftests/aio" -s \
+		OUTPUT="$obj/kselftest/aio" KHDR_INCLUDES="-isystem $obj/usr/include" \
+		>"$obj/selftests-$n.log" 2>&1; then
+		result="selftests build failed (build/bisect/obj/selftests-$n.log)"
+	else
+		cp_out=$(cd "$bisect" && ./scripts/checkpatch.pl --strict -q -g "$c" 2>&1 |
+			grep -E '^total:' || true)
+		[ -z "$cp_out" ] || result="checkpatch: $cp_out"
+	fi
+	[ "$result" = ok ] || bad=1
+	step "$(printf '%02d %-62.62s %s' "$n" "$subject" "$result")"
+done
+[ $bad -eq 0 ] || die "some patches do not stand on their own (see above)"
+step "all $n patches build (kernel and aio selftests) and pass checkpatch --strict"
