@@ -8,13 +8,14 @@ export KERNEL DEBUG HARNESS_T0
 
 S := scripts
 
-.PHONY: all run check check-series deps tree apply export build guest clean help
+.PHONY: all run check check-series legacy-report deps tree apply export build guest clean help
 
 all: check
 
 help:
 	@echo "make run                 build, boot the patched kernel, show vectored AIO working"
 	@echo "make check               build, boot, run the whole suite (KERNEL=stock for the stock kernel)"
+	@echo "make legacy-report [LIST=1] count file_operations still wiring .read/.write"
 	@echo "make check-series        build every patch on its own and run checkpatch on it"
 	@echo "make export              save the commits of build/linux to patches/"
 	@echo "make apply [FORCE=1]     re-apply patches/ onto the pristine tree"
@@ -45,6 +46,9 @@ run: build guest
 check: build guest
 	@$(S)/boot.sh $(KERNEL) check
 	@$(S)/read-results.sh $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)-check
+
+legacy-report: build
+	@$(S)/legacy-report.sh $(if $(LIST),--list)
 
 check-series: tree
 	@$(S)/check-series.sh
