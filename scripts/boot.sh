@@ -2,7 +2,7 @@
 # Boot a kernel in QEMU with the guest initramfs and the scratch disk.
 # The kernel console (ttyS0) goes to build/logs/<kernel>-<mode>.console, the
 # guest's results (ttyS1) to build/logs/<kernel>-<mode>.out.
-# usage: boot.sh stock|patched check|run|bench
+# usage: boot.sh stock|patched check|run
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
