@@ -7,8 +7,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-bisect=$BUILD/bisect
-obj=$bisect/obj
+bisect=$BISECT_TREE
+obj=$(objdir bisect)
 [ -d "$TREE/.git" ] || die "build/linux missing: run make tree first"
 if [ ! -e "$bisect/.git" ]; then
 	git -C "$TREE" worktree prune
@@ -26,12 +26,8 @@ for c in $(git -C "$TREE" rev-list --reverse pristine..HEAD); do
 	subject=$(git -C "$TREE" log -1 --format=%s "$c")
 	git -C "$bisect" checkout -q --detach "$c"
 	result=ok
-	mkdir -p "$obj"
-	if ! make -C "$bisect" O="$obj" -s tinyconfig >/dev/null 2>&1 ||
-	   ! "$bisect/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-		"$TOP/config/guest.config" >/dev/null 2>&1 ||
-	   ! make -C "$bisect" O="$obj" -s olddefconfig >/dev/null 2>&1; then
-		result="configuration failed"
+	if ! DEBUG=0 "$TOP/scripts/configure.sh" bisect >"$BUILD/bisect-config.log" 2>&1; then
+		result="configuration failed (build/bisect-config.log)"
 	elif ! make -C "$bisect" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage \
 		>"$obj/build-$n.log" 2>&1; then
 		result="kernel build failed (build/bisect/obj/build-$n.log)"

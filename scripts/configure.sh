@@ -2,15 +2,17 @@
 # Configure one kernel: x86_64 tinyconfig with config/guest.config merged over it
 # (plus config/debug.config when DEBUG=1). Checks that every option the
 # fragments ask for made it into the final .config.
-# usage: configure.sh stock|patched
+# usage: configure.sh stock|patched|bisect
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: configure.sh stock|patched}
+kernel=${1:?usage: configure.sh stock|patched|bisect}
 src=$(srcdir "$kernel")
 frags=("$TOP/config/guest.config")
 suffix=
 if [ "${DEBUG:-0}" = 1 ]; then
+	[ -f "$TOP/config/debug.config" ] ||
+		die "DEBUG=1 needs config/debug.config, which does not exist yet"
 	frags+=("$TOP/config/debug.config")
 	suffix=debug
 fi

@@ -15,7 +15,7 @@ n=$(git rev-list --count pristine..HEAD)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git format-patch -q --numbered --cover-letter --zero-commit --no-signature \
+git -c diff.suppressBlankEmpty=true format-patch -q --numbered --cover-letter --zero-commit --no-signature \
 	--subject-prefix=PATCH -o "$tmp" pristine..HEAD
 
 cover=$SERIES_DIR/cover-letter.txt

@@ -7,25 +7,23 @@ TREE=$BUILD/linux		# git tree: pristine + series (the "patched" kernel)
 STOCK_TREE=$BUILD/stock		# git worktree of the pristine tag (the "stock" kernel)
 SERIES_DIR=$TOP/patches
 
-# The folder of objects for a kernel flavour, inside its source tree so that
-# stock and patched compile with the same relative paths and share ccache.
-# usage: objdir stock|patched [suffix]
-objdir() {
-	local src
-	case "$1" in
-	stock) src=$STOCK_TREE ;;
-	patched) src=$TREE ;;
-	*) die "unknown kernel '$1' (expected stock or patched)" ;;
-	esac
-	echo "$src/obj${2:+-$2}"
-}
+BISECT_TREE=$BUILD/bisect	# git worktree where check-series builds each commit
 
+# The source tree of a kernel flavour.
 srcdir() {
 	case "$1" in
 	stock) echo "$STOCK_TREE" ;;
 	patched) echo "$TREE" ;;
-	*) die "unknown kernel '$1' (expected stock or patched)" ;;
+	bisect) echo "$BISECT_TREE" ;;
+	*) die "unknown kernel '$1' (expected stock, patched or bisect)" ;;
 	esac
+}
+
+# The folder of objects for a kernel flavour, inside its source tree so that
+# all flavours compile with the same relative paths and share ccache.
+# usage: objdir stock|patched|bisect [suffix]
+objdir() {
+	echo "$(srcdir "$1")/obj${2:+-$2}"
 }
 
 _t0=${HARNESS_T0:-$(date +%s)}
