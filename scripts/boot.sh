@@ -11,11 +11,12 @@ mode=${2:?usage: boot.sh stock|patched mode}
 suffix=
 [ "${DEBUG:-0}" = 1 ] && suffix=debug
 image=$(objdir "$kernel" $suffix)/arch/x86/boot/bzImage
-initrd=$BUILD/guest/initramfs.cpio
+initrd=$GUEST/initramfs.cpio
 [ -f "$image" ] || die "$image missing: build it first (make build)"
 [ -f "$initrd" ] || die "$initrd missing: build it first (make guest)"
-logs=$BUILD/logs
+logs=$LOGS
 mkdir -p "$logs"
+heavy_lock
 tag=$kernel${suffix:+-$suffix}-$mode
 timeout_s=${BOOT_TIMEOUT:-1200}
 
@@ -53,7 +54,7 @@ tcg) accel_args=("${tcg[@]}") ;;
 esac
 
 # A fresh ext4 scratch disk every boot, so that no run sees another's files.
-disk=$BUILD/scratch.img
+disk=$LOGS/scratch.img
 rm -f "$disk"
 truncate -s 256M "$disk"
 mkfs.ext4 -q -F -L scratch "$disk"

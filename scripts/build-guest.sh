@@ -6,8 +6,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 obj=$(objdir patched)
-stage=$BUILD/guest/root
-cpio_out=$BUILD/guest/initramfs.cpio
+stage=$GUEST/root
+cpio_out=$GUEST/initramfs.cpio
 busybox=/bin/busybox
 [ -x "$busybox" ] || die "$busybox missing: apt-get install busybox-static"
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
@@ -23,14 +23,14 @@ if [ ! -f "$hdr_stamp" ] || [ -n "$(find "$TREE/include/uapi" "$TREE/arch/x86/in
 fi
 
 step "building guest programs (static)"
-mkdir -p "$BUILD/guest/aio"
+mkdir -p "$GUEST/aio"
 make -C "$TREE/tools/testing/selftests/aio" -s \
-	OUTPUT="$BUILD/guest/aio" KHDR_INCLUDES="-isystem $obj/usr/include" \
+	OUTPUT="$GUEST/aio" KHDR_INCLUDES="-isystem $obj/usr/include" \
 	LDFLAGS=-static || die "the aio kselftests did not build (tools/testing/selftests/aio)"
-mkdir -p "$BUILD/guest/bin"
+mkdir -p "$GUEST/bin"
 for src in "$TOP"/demo/*.c; do
 	[ -e "$src" ] || continue
-	prog=$BUILD/guest/bin/$(basename "$src" .c)
+	prog=$GUEST/bin/$(basename "$src" .c)
 	if [ ! -f "$prog" ] || [ "$src" -nt "$prog" ]; then
 		gcc -static -O2 -Wall -Werror -isystem "$obj/usr/include" -o "$prog" "$src" -laio -luring ||
 			die "$src did not build"
@@ -43,8 +43,8 @@ mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,tests}
 cp "$busybox" "$stage/bin/busybox"
 cp "$TOP/guest/init" "$stage/init"
 chmod 755 "$stage/init"
-find "$BUILD/guest/aio" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/" \;
-cp "$BUILD"/guest/bin/* "$stage/bin/" 2>/dev/null || true
+find "$GUEST/aio" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/" \;
+cp "$GUEST"/bin/* "$stage/bin/" 2>/dev/null || true
 find "$stage" -exec touch -h -d @0 {} +
 (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc --reproducible --quiet) >"$cpio_out.new"

@@ -11,6 +11,7 @@ suffix=
 [ "${DEBUG:-0}" = 1 ] && suffix=debug
 obj=$(objdir "$kernel" $suffix)
 image=$obj/arch/x86/boot/bzImage
+heavy_lock
 
 if [ "$kernel" = stock ] && [ ! -e "$STOCK_TREE/.git" ]; then
 	step "checking out the pristine tree as build/stock"

@@ -10,6 +10,7 @@ set -euo pipefail
 bisect=$BISECT_TREE
 obj=$(objdir bisect)
 [ -d "$TREE/.git" ] || die "build/linux missing: run make tree first"
+heavy_lock
 if [ ! -e "$bisect/.git" ]; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$bisect" pristine

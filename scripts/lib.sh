@@ -3,7 +3,11 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$TOP/build
-TREE=$BUILD/linux		# git tree: pristine + series (the "patched" kernel)
+# HARNESS_TREE, HARNESS_GUEST and HARNESS_LOGS let a second worktree of the
+# series (a work in progress) use the harness without touching the main one.
+TREE=${HARNESS_TREE:-$BUILD/linux}	# git tree: pristine + series (the "patched" kernel)
+GUEST=${HARNESS_GUEST:-$BUILD/guest}	# guest programs and initramfs
+LOGS=${HARNESS_LOGS:-$BUILD/logs}	# guest logs and the scratch disk
 STOCK_TREE=$BUILD/stock		# git worktree of the pristine tag (the "stock" kernel)
 SERIES_DIR=$TOP/patches
 
@@ -33,6 +37,17 @@ step() {
 	local now
 	now=$(date +%s)
 	printf '[%4ds] %s\n' $((now - _t0)) "$*"
+}
+
+# Kernel builds and QEMU boots each take the whole machine (2 cores): take
+# this lock first so that two of them never run at once.
+heavy_lock() {
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/heavy.lock"
+	if ! flock -n 9; then
+		step "waiting for another kernel build or boot to finish (build/heavy.lock)"
+		flock 9
+	fi
 }
 
 die() {

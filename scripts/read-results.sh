@@ -8,9 +8,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tag=${1:?usage: read-results.sh tag}
-out=$BUILD/logs/$tag.out
-console=$BUILD/logs/$tag.console
-[ -f "$out" ] || die "$out missing: the guest did not run (see $BUILD/logs/$tag.qemu)"
+out=$LOGS/$tag.out
+console=$LOGS/$tag.console
+[ -f "$out" ] || die "$out missing: the guest did not run (see $LOGS/$tag.qemu)"
 
 splats='(WARNING:|BUG:|Oops|KASAN|UBSAN|kernel BUG|general protection fault|Call Trace|possible circular locking|possible recursive locking|lockdep|INFO: task .* blocked|Kernel panic|kmemleak: [0-9]+ new suspected)'
 
