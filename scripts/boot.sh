@@ -59,6 +59,15 @@ rm -f "$disk"
 truncate -s 256M "$disk"
 mkfs.ext4 -q -F -L scratch "$disk"
 
+# make bench: one more disk, raw, for O_DIRECT, only when asked for
+# (BENCH_DISK=path). It sits in the last PCI slot, so that it is probed, and
+# named, after every other disk; the guest finds it by its serial.
+bench_disk=()
+if [ -n "${BENCH_DISK:-}" ]; then
+	bench_disk=(-drive "file=$BENCH_DISK,if=none,id=bench,format=raw,cache=unsafe"
+		-device "virtio-blk-pci,drive=bench,serial=bench-raw,addr=0x1f")
+fi
+
 step "booting $kernel kernel${suffix:+ ($suffix)} ($accel), mode $mode, timeout ${timeout_s}s"
 rm -f "$logs/$tag.console" "$logs/$tag.out"
 t0=$(date +%s)
@@ -68,6 +77,7 @@ timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 "${accel_args[@]}" \
 	-kernel "$image" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 oops=panic harness.mode=$mode ${CMDLINE:-}" \
 	-serial "file:$logs/$tag.console" -serial "file:$logs/$tag.out" \
+	"${bench_disk[@]}" \
 	-drive "file=$disk,if=virtio,format=raw,cache=unsafe" \
 	-device virtio-rng-pci </dev/null >"$logs/$tag.qemu" 2>&1 || rc=$?
 echo "$accel" >"$logs/$tag.accel"
