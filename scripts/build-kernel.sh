@@ -34,10 +34,14 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=qemu
 step "building $kernel kernel${suffix:+ ($suffix)} in ${obj#"$TOP"/} (make -j$(nproc), ccache)"
 log=$obj/build.log
+# The image gets the time the build started, so that a source edited while
+# make was running is seen as newer next time.
+started=$obj/.build-started
+touch "$started"
 if ! make -C "$src" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -20 >&2
 	die "the $kernel kernel did not build; full log: $log"
 fi
 grep -E 'warning:' "$log" | head -20 || true
-touch "$image"
+touch -r "$started" "$image"
 step "$kernel kernel built: $(du -k "$image" | cut -f1) KiB bzImage"

@@ -4,7 +4,8 @@
 #     the patched build's object folder), (b) across the whole patched tree.
 # An instance is a struct file_operations initializer with .read = or
 # .write = in a .c file, or a use of one of the macros that expand to one
-# (DEFINE_SHOW_ATTRIBUTE and friends). Writes the lists to build/legacy/.
+# (found in the tree's headers, e.g. DEFINE_SHOW_STORE_ATTRIBUTE). Writes the
+# lists to build/legacy/.
 # usage: legacy-report.sh [--list]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -14,11 +15,68 @@ obj=$(objdir patched)
 out=$BUILD/legacy
 mkdir -p "$out"
 
-macros='DEFINE_SHOW_ATTRIBUTE|DEFINE_SHOW_STORE_ATTRIBUTE|DEFINE_SEQ_ATTRIBUTE|DEFINE_SIMPLE_ATTRIBUTE(_SIGNED|_XSIGNED)?|DEFINE_DEBUGFS_ATTRIBUTE(_SIGNED|_XSIGNED)?'
+# The macros that expand to such an initializer, read from the tree's own
+# headers: a #define whose body has a struct file_operations (or proc_ops)
+# with .read/.write (.proc_read/.proc_write), or that uses such a macro.
+legacy_macros() {
+	git ls-files -- 'include/*.h' | xargs awk '
+	function flush() {
+		if (name != "") {
+			body[name] = text
+			if (text ~ /struct file_operations/ &&
+			    text ~ /[.](read|write)[[:space:]]*=/)
+				legacy[name] = "fops"
+			if (text ~ /struct proc_ops/ &&
+			    text ~ /[.]proc_(read|write)[[:space:]]*=/)
+				legacy[name] = "proc_ops"
+		}
+		name = ""
+		text = ""
+	}
+	/^#[[:space:]]*define[[:space:]]+[A-Za-z0-9_]+\(/ {
+		flush()
+		name = $0
+		sub(/^#[[:space:]]*define[[:space:]]+/, "", name)
+		sub(/\(.*/, "", name)
+		text = $0
+		cont = /\\$/
+		if (!cont)
+			flush()
+		next
+	}
+	name != "" {
+		text = text "\n" $0
+		if ($0 !~ /\\$/)
+			flush()
+	}
+	END {
+		flush()
+		do {
+			changed = 0
+			for (m in body) {
+				if (m in legacy)
+					continue
+				for (l in legacy)
+					if (body[m] ~ ("(^|[^A-Za-z0-9_])" l "\\(")) {
+						legacy[m] = legacy[l]
+						changed = 1
+						break
+					}
+			}
+		} while (changed)
+		for (l in legacy)
+			if (legacy[l] == kind)
+				print l
+	}' kind="$1" | sort | paste -sd'|'
+}
 
-# Print "file:line: name" for every legacy instance in the .c files on stdin.
+# Print "file:line: name" for every legacy instance in the .c files on stdin;
+# with "proc_ops" as argument, the same for struct proc_ops and ->proc_read/
+# ->proc_write (entries that procfs runs through the emulation loop).
 instances() {
-	xargs -r awk -v macros="^[[:space:]]*($macros)\\(" '
+	local kind=${1:-file_operations} m
+	if [ "$kind" = proc_ops ]; then m=$proc_macros; else m=$fops_macros; fi
+	xargs -r awk -v macros="^[[:space:]]*($m)\\(" -v kind="$kind" '
 	FNR == 1 { infops = 0 }
 	$0 ~ macros {
 		name = $0
@@ -28,16 +86,17 @@ instances() {
 		print FILENAME ":" FNR ": " name
 		next
 	}
-	/struct file_operations[[:space:]]+[A-Za-z0-9_]+[[:space:]]*=[[:space:]]*\{/ {
+	$0 ~ ("struct " kind "[[:space:]]+[A-Za-z0-9_]+[[:space:]]*=[[:space:]]*\\{") {
 		infops = 1
 		legacy = 0
 		start = FNR
 		name = $0
-		sub(/.*struct file_operations[[:space:]]+/, "", name)
+		sub(".*struct " kind "[[:space:]]+", "", name)
 		sub(/[[:space:]]*=.*/, "", name)
 		next
 	}
-	infops && /^[[:space:]]*\.(read|write)[[:space:]]*=/ { legacy = 1 }
+	infops && kind == "file_operations" && /^[[:space:]]*\.(read|write)[[:space:]]*=/ { legacy = 1 }
+	infops && kind == "proc_ops" && /^[[:space:]]*\.proc_(read|write)[[:space:]]*=/ { legacy = 1 }
 	infops && /^};/ {
 		if (legacy)
 			print FILENAME ":" start ": " name
@@ -46,22 +105,31 @@ instances() {
 }
 
 cd "$TREE"
+fops_macros=$(legacy_macros fops)
+proc_macros=$(legacy_macros proc_ops)
+fops_macros=${fops_macros:-NO_LEGACY_MACRO}
+proc_macros=${proc_macros:-NO_LEGACY_MACRO}
 # (a) The .c files behind the guest kernel's objects.
 find "$obj" -name '*.o' ! -path "$obj/tools/*" ! -path "$obj/scripts/*" |
 	sed "s|^$obj/||; s|\\.o\$|.c|" | while read -r f; do
 		[ -f "$f" ] && echo "$f"
 	done | sort -u >"$out/guest-sources.txt"
 instances <"$out/guest-sources.txt" | sort >"$out/guest.txt"
+instances proc_ops <"$out/guest-sources.txt" | sort >"$out/guest-proc.txt"
 # (b) The whole tree, but for tools/ and samples/ builds of user space.
 git ls-files -- '*.c' ':!tools/*' | instances | sort >"$out/tree.txt"
+git ls-files -- '*.c' ':!tools/*' | instances proc_ops | sort >"$out/tree-proc.txt"
 
 n_guest=$(wc -l <"$out/guest.txt")
 n_guest_files=$(cut -d: -f1 "$out/guest.txt" | sort -u | wc -l)
 n_tree=$(wc -l <"$out/tree.txt")
 n_tree_files=$(cut -d: -f1 "$out/tree.txt" | sort -u | wc -l)
+n_guest_proc=$(wc -l <"$out/guest-proc.txt")
+n_tree_proc=$(wc -l <"$out/tree-proc.txt")
 if [ "${1:-}" = --list ]; then
 	echo "# built into the guest kernel:"
 	cat "$out/guest.txt"
 fi
 echo "file_operations wiring .read/.write built into the guest kernel: $n_guest in $n_guest_files files (list: build/legacy/guest.txt)"
 echo "file_operations wiring .read/.write in the whole tree: $n_tree in $n_tree_files files (list: build/legacy/tree.txt)"
+echo "proc_ops wiring .proc_read/.proc_write (emulated by procfs): $n_guest_proc in the guest, $n_tree_proc in the tree (build/legacy/*-proc.txt)"

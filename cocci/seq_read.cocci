@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// seq_read() is a ubuf wrapper around seq_read_iter(): wire ->read_iter
+/// to seq_read_iter() instead, and let the file splice with
+/// copy_splice_read() unless it already has a ->splice_read.
+//
+// Confidence: High
+// Options: --no-includes --include-headers
+
+virtual patch
+
+@ has_splice depends on patch @
+symbol seq_read;
+identifier ops;
+expression E;
+@@
+struct file_operations ops = {
+	...,
+	.splice_read = E,
+	...
+};
+
+@ depends on patch && has_splice @
+symbol seq_read;
+identifier has_splice.ops;
+@@
+struct file_operations ops = {
+	...,
+-	.read = seq_read,
++	.read_iter = seq_read_iter,
+	...
+};
+
+@ depends on patch @
+symbol seq_read;
+identifier ops != has_splice.ops;
+@@
+struct file_operations ops = {
+	...,
+-	.read = seq_read,
++	.read_iter = seq_read_iter,
++	.splice_read = copy_splice_read,
+	...
+};
