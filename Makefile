@@ -8,7 +8,7 @@ export KERNEL DEBUG HARNESS_T0
 
 S := scripts
 
-.PHONY: all run check check-series legacy-report deps tree apply export build guest clean help
+.PHONY: all run check check-series legacy-report bench deps tree apply export build guest clean help
 
 all: check
 
@@ -17,6 +17,7 @@ help:
 	@echo "make check               build, boot, run the whole suite (KERNEL=stock for the stock kernel)"
 	@echo "make legacy-report [LIST=1] count file_operations still wiring .read/.write"
 	@echo "make check-series        build every patch on its own and run checkpatch on it"
+	@echo "make bench               both kernels side by side: table of patched/stock ratios and a plot"
 	@echo "make export              save the commits of build/linux to patches/"
 	@echo "make apply [FORCE=1]     re-apply patches/ onto the pristine tree"
 	@echo "make clean               remove build/"
@@ -52,6 +53,9 @@ legacy-report: build
 
 check-series: tree
 	@$(S)/check-series.sh
+
+bench: tree
+	@$(S)/bench.sh
 
 clean:
 	rm -rf build
