@@ -53,11 +53,29 @@ tcg) accel_args=("${tcg[@]}") ;;
 *) die "ACCEL=$accel: expected kvm or tcg" ;;
 esac
 
-# A fresh ext4 scratch disk every boot, so that no run sees another's files.
+# Fresh disks every boot, so that no run sees another's files: the ext4
+# scratch disk, a raw one for the block-device tests, an ext2 and an xfs
+# one. The guest tells them apart by their serial, aio-<name>.
 disk=$LOGS/scratch.img
 rm -f "$disk"
 truncate -s 256M "$disk"
 mkfs.ext4 -q -F -L scratch "$disk"
+raw=$LOGS/raw.img
+rm -f "$raw"
+truncate -s 64M "$raw"
+ext2=$LOGS/ext2.img
+rm -f "$ext2"
+truncate -s 64M "$ext2"
+mkfs.ext2 -q -F -L aio-ext2 "$ext2"
+xfs=$LOGS/xfs.img
+rm -f "$xfs"
+truncate -s 300M "$xfs"	# mkfs.xfs refuses less than 300 MiB; the file stays sparse
+mkfs.xfs -q -f -L aio-xfs "$xfs"
+drives=()
+for d in ext4:"$disk" raw:"$raw" ext2:"$ext2" xfs:"$xfs"; do
+	drives+=(-drive "file=${d#*:},if=none,id=${d%%:*},format=raw,cache=unsafe"
+		-device "virtio-blk-pci,drive=${d%%:*},serial=aio-${d%%:*}")
+done
 
 # make bench: one more disk, raw, for O_DIRECT, only when asked for
 # (BENCH_DISK=path). It sits in the last PCI slot, so that it is probed, and
@@ -78,8 +96,7 @@ timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 "${accel_args[@]}" \
 	-append "console=ttyS0 panic=-1 oops=panic harness.mode=$mode ${CMDLINE:-}" \
 	-serial "file:$logs/$tag.console" -serial "file:$logs/$tag.out" \
 	"${bench_disk[@]}" \
-	-drive "file=$disk,if=virtio,format=raw,cache=unsafe" \
-	-device virtio-rng-pci </dev/null >"$logs/$tag.qemu" 2>&1 || rc=$?
+	"${drives[@]}" -device virtio-rng-pci -nic none </dev/null >"$logs/$tag.qemu" 2>&1 || rc=$?
 echo "$accel" >"$logs/$tag.accel"
 step "guest ended after $(($(date +%s) - t0))s (qemu exit $rc)"
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
