@@ -27,6 +27,18 @@ mkdir -p "$GUEST/aio"
 make -C "$TREE/tools/testing/selftests/aio" -s \
 	OUTPUT="$GUEST/aio" KHDR_INCLUDES="-isystem $obj/usr/include" \
 	LDFLAGS=-static || die "the aio kselftests did not build (tools/testing/selftests/aio)"
+# The same tests for 32-bit x86, run under the kernel's IA32 emulation: the
+# compat paths (compat iovec import, compat io_submit). Only for a tree whose
+# tests run as 32-bit programs: their io_getevents() uses 64-bit time.
+rm -rf "$GUEST/aio32"
+if grep -q __NR_io_pgetevents_time64 "$TREE/tools/testing/selftests/aio/aio_syscalls.h"; then
+	mkdir -p "$GUEST/aio32"
+	make -C "$TREE/tools/testing/selftests/aio" -s \
+		OUTPUT="$GUEST/aio32" CC="gcc -m32" KHDR_INCLUDES="-isystem $obj/usr/include" \
+		LDFLAGS=-static || die "the aio kselftests did not build with -m32 (gcc-multilib installed?)"
+else
+	step "no -m32 build: this tree's aio kselftests do not run as 32-bit programs yet"
+fi
 mkdir -p "$GUEST/bin"
 for src in "$TOP"/demo/*.c; do
 	[ -e "$src" ] || continue
@@ -44,6 +56,10 @@ cp "$busybox" "$stage/bin/busybox"
 cp "$TOP/guest/init" "$stage/init"
 chmod 755 "$stage/init"
 find "$GUEST/aio" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/" \;
+if [ -d "$GUEST/aio32" ]; then
+	mkdir -p "$stage/tests32"
+	find "$GUEST/aio32" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests32/" \;
+fi
 cp "$GUEST"/bin/* "$stage/bin/" 2>/dev/null || true
 find "$stage" -exec touch -h -d @0 {} +
 (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
@@ -53,4 +69,4 @@ if cmp -s "$cpio_out.new" "$cpio_out"; then
 else
 	mv "$cpio_out.new" "$cpio_out"
 fi
-step "guest initramfs: $(du -k "$cpio_out" | cut -f1) KiB, tests: $(ls "$stage/tests" | tr '\n' ' ')"
+step "guest initramfs: $(du -k "$cpio_out" | cut -f1) KiB, tests: $(ls "$stage/tests" | tr '\n' ' ')$([ -d "$stage/tests32" ] && echo "(and their -m32 builds)")"

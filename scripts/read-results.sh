@@ -2,7 +2,9 @@
 # Read a guest run's logs: print every TAP result of every test program as one
 # renumbered TAP stream, fail on a failed test, a program that exited non-zero
 # without saying why, a program that never finished, a missing end marker, or
-# any kernel splat in the console log; end with "N passed, N failed, N skipped".
+# any kernel splat in the console log, a non-empty kmemleak report or a
+# fault-injection run that hung (debug kernels); end with
+# "N passed, N failed, N skipped".
 # usage: read-results.sh <tag>   (logs are build/logs/<tag>.out and .console)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +26,35 @@ function result(ok, desc, directive) {
 	if (directive ~ /^SKIP/) skipped++
 	else if (ok) passed++
 	else { failed++; failures[failed] = line }
+}
+# Debug kernels: the kmemleak report at the end of the run must be empty.
+/^### kmemleak begin/ { inleak = 1; next }
+/^### kmemleak end/ {
+	inleak = 0
+	prog = "kmemleak"
+	if (nleak == 0) {
+		result(1, "no unreferenced object after the run", "")
+	} else {
+		result(0, (leaks ? leaks " unreferenced objects" : "a report") " after the run (below)", "")
+		for (i = 1; i <= nleak && i <= 400; i++) print "# " leak[i]
+	}
+	next
+}
+inleak {
+	leak[++nleak] = $0
+	if ($0 ~ /^unreferenced object/) leaks++
+	next
+}
+# Debug kernels: the tests under fault injection. Their own results do not
+# count; a hung run or a kernel-internal errno seen in user space does.
+/^### faultinject-detail / { sub(/^### /, "# "); print; next }
+/^### faultinject / {
+	prog = "faultinject"
+	what = $3 ": " $4 " under failslab and fail_usercopy (" $5 " " $6 " " $7 ")"
+	if ($8 != "hung=0") result(0, what ", " $8 " (a run did not end within 300 s)", "")
+	else if ($9 != "internal_errno=0") result(0, what ", " $9 " (a kernel-internal errno reached user space)", "")
+	else result(1, what ", every run ended, no kernel-internal errno", "")
+	next
 }
 /^### begin / { prog = $3; inprog = 1; seen = 0; next }
 /^### end / {
