@@ -1,8 +1,9 @@
 #!/bin/bash
 # Check that every patch of the series stands on its own: for each commit of
-# build/linux since pristine, in order, build the kernel (guest configuration)
-# and the aio selftests in a separate worktree, build/bisect, and run
-# checkpatch --strict on the commit. Prints one line a commit and fails if
+# build/linux since pristine, in order, build the kernel (vmlinux, guest
+# configuration: the link is what matters, not the compressed image) and the
+# aio selftests in a separate worktree, build/bisect, and run checkpatch
+# --strict on the commit. Prints one line a commit and fails if
 # any of them fails.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -29,7 +30,7 @@ for c in $(git -C "$TREE" rev-list --reverse pristine..HEAD); do
 	result=ok
 	if ! DEBUG=0 "$TOP/scripts/configure.sh" bisect >"$BUILD/bisect-config.log" 2>&1; then
 		result="configuration failed (build/bisect-config.log)"
-	elif ! make -C "$bisect" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage \
+	elif ! make -C "$bisect" O="$obj" -j"$(nproc)" CC="ccache gcc" vmlinux \
 		>"$obj/build-$n.log" 2>&1; then
 		result="kernel build failed (build/bisect/obj/build-$n.log)"
 	elif ! mkdir -p "$obj/kselftest/aio" ||
