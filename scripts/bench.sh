@@ -67,14 +67,7 @@ for lib in $libs; do
 	mkdir -p "$stage$(dirname "$lib")"
 	cp -L "$lib" "$stage$lib"
 done
-find "$stage" -exec touch -h -d @0 {} +
-(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --reproducible --quiet) >"$bench/initramfs.cpio.new"
-if cmp -s "$bench/initramfs.cpio.new" "$bench/initramfs.cpio"; then
-	rm "$bench/initramfs.cpio.new"
-else
-	mv "$bench/initramfs.cpio.new" "$bench/initramfs.cpio"
-fi
+pack_initramfs "$stage" "$bench/initramfs.cpio"
 step "bench initramfs: $(du -k "$bench/initramfs.cpio" | cut -f1) KiB (fio and $(echo "$libs" | wc -w) libraries)"
 
 # 4. Boot each kernel under the same QEMU settings, stock first, then

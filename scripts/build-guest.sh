@@ -61,12 +61,5 @@ if [ -d "$GUEST/aio32" ]; then
 	find "$GUEST/aio32" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests32/" \;
 fi
 cp "$GUEST"/bin/* "$stage/bin/" 2>/dev/null || true
-find "$stage" -exec touch -h -d @0 {} +
-(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --reproducible --quiet) >"$cpio_out.new"
-if cmp -s "$cpio_out.new" "$cpio_out"; then
-	rm "$cpio_out.new"
-else
-	mv "$cpio_out.new" "$cpio_out"
-fi
+pack_initramfs "$stage" "$cpio_out"
 step "guest initramfs: $(du -k "$cpio_out" | cut -f1) KiB, tests: $(ls "$stage/tests" | tr '\n' ' ')$([ -d "$stage/tests32" ] && echo "(and their -m32 builds)")"

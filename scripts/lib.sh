@@ -50,6 +50,21 @@ heavy_lock() {
 	fi
 }
 
+# Pack a staged root into a reproducible newc cpio archive; keep the old
+# archive (and its time) when nothing changed.
+# usage: pack_initramfs <stage dir> <archive>
+pack_initramfs() {
+	local stage=$1 out=$2
+	find "$stage" -exec touch -h -d @0 {} +
+	(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --reproducible --quiet) >"$out.new"
+	if cmp -s "$out.new" "$out"; then
+		rm "$out.new"
+	else
+		mv "$out.new" "$out"
+	fi
+}
+
 die() {
 	echo "error: $*" >&2
 	exit 1
