@@ -86,12 +86,12 @@ instances() {
 		print FILENAME ":" FNR ": " name
 		next
 	}
-	$0 ~ ("struct " kind "[[:space:]]+[A-Za-z0-9_]+[[:space:]]*=[[:space:]]*\\{") {
+	$0 ~ ("struct " kind "([[:space:]]+__[A-Za-z0-9_]+)*[[:space:]]+[A-Za-z0-9_]+[[:space:]]*=[[:space:]]*\\{") {
 		infops = 1
 		legacy = 0
 		start = FNR
 		name = $0
-		sub(".*struct " kind "[[:space:]]+", "", name)
+		sub(".*struct " kind "([[:space:]]+__[A-Za-z0-9_]+)*[[:space:]]+", "", name)
 		sub(/[[:space:]]*=.*/, "", name)
 		next
 	}
