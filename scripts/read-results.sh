@@ -49,11 +49,20 @@ inleak {
 # count; a hung run or a kernel-internal errno seen in user space does.
 /^### faultinject-detail / { sub(/^### /, "# "); print; next }
 /^### faultinject / {
+	# ### faultinject <program> <fault> runs=N injected=N passed=N failed=N
+	#     other=N hung=N internal_errno=N budget=N
 	prog = "faultinject"
-	what = $3 ": " $4 " under failslab and fail_usercopy (" $5 " " $6 " " $7 ")"
-	if ($8 != "hung=0") result(0, what ", " $8 " (a run did not end within 300 s)", "")
-	else if ($9 != "internal_errno=0") result(0, what ", " $9 " (a kernel-internal errno reached user space)", "")
-	else result(1, what ", every run ended, no kernel-internal errno", "")
+	delete f
+	for (i = 5; i <= NF; i++) {
+		split($i, kv, "=")
+		f[kv[1]] = kv[2]
+	}
+	what = $3 " under " $4 ": " f["runs"] " runs, " f["injected"] " with the fault injected (exit: " \
+		f["passed"] " passed, " f["failed"] " failed, " f["other"] " other)"
+	if (f["hung"] != 0) result(0, what ", " f["hung"] " did not end within 300 s", "")
+	else if (f["internal_errno"] != 0) result(0, what ", " f["internal_errno"] " showed a kernel-internal errno", "")
+	else if (f["injected"] == 0) result(0, what ", no fault was injected", "")
+	else result(1, what ", all ended, no kernel-internal errno", "")
 	next
 }
 /^### begin / { prog = $3; inprog = 1; seen = 0; next }
