@@ -7,6 +7,8 @@ HARNESS_T0 := $(shell date +%s)
 export KERNEL DEBUG HARNESS_T0
 
 S := scripts
+# The logs' prefix: build/logs/<kernel>[-debug]-<mode>.*
+TAG := $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)
 
 .PHONY: all run check check-series legacy-report bench deps tree apply export build guest clean help
 
@@ -44,9 +46,12 @@ run: build guest
 	@$(S)/boot.sh $(KERNEL) run
 	@$(S)/show-run.sh $(KERNEL)-run
 
+# The suite, then the two durability boots (scripts/durability.sh), which
+# read-results.sh counts as one more test.
 check: build guest
 	@$(S)/boot.sh $(KERNEL) check
-	@$(S)/read-results.sh $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)-check
+	@$(S)/durability.sh $(KERNEL)
+	@$(S)/read-results.sh $(TAG)-check $(TAG)-durability-write $(TAG)-durability-verify
 
 legacy-report: build
 	@$(S)/legacy-report.sh $(if $(LIST),--list)

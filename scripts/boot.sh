@@ -2,7 +2,8 @@
 # Boot a kernel in QEMU with the guest initramfs and the scratch disk.
 # The kernel console (ttyS0) goes to build/logs/<kernel>-<mode>.console, the
 # guest's results (ttyS1) to build/logs/<kernel>-<mode>.out.
-# usage: boot.sh stock|patched check|run
+# usage: boot.sh stock|patched check|run|bench|durability-write|durability-verify
+#   KEEP_DISKS=1   boot on the previous boot's disks (below)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -56,21 +57,32 @@ esac
 # Fresh disks every boot, so that no run sees another's files: the ext4
 # scratch disk, a raw one for the block-device tests, an ext2 and an xfs
 # one. The guest tells them apart by their serial, aio-<name>.
+# KEEP_DISKS=1: boot on the disks of the previous boot as they are, not
+# recreated (scripts/durability.sh: a second boot reads what the first
+# wrote; it holds build/heavy.lock over both, so that no other boot
+# recreates them in between).
 disk=$LOGS/scratch.img
-rm -f "$disk"
-truncate -s 256M "$disk"
-mkfs.ext4 -q -F -L scratch "$disk"
 raw=$LOGS/raw.img
-rm -f "$raw"
-truncate -s 64M "$raw"
 ext2=$LOGS/ext2.img
-rm -f "$ext2"
-truncate -s 64M "$ext2"
-mkfs.ext2 -q -F -L aio-ext2 "$ext2"
 xfs=$LOGS/xfs.img
-rm -f "$xfs"
-truncate -s 300M "$xfs"	# mkfs.xfs refuses less than 300 MiB; the file stays sparse
-mkfs.xfs -q -f -L aio-xfs "$xfs"
+if [ "${KEEP_DISKS:-0}" = 1 ]; then
+	for d in "$disk" "$raw" "$ext2" "$xfs"; do
+		[ -f "$d" ] || die "KEEP_DISKS=1: $d missing (no previous boot to keep the disks of)"
+	done
+	step "keeping the disks of the previous boot (KEEP_DISKS=1)"
+else
+	rm -f "$disk"
+	truncate -s 256M "$disk"
+	mkfs.ext4 -q -F -L scratch "$disk"
+	rm -f "$raw"
+	truncate -s 64M "$raw"
+	rm -f "$ext2"
+	truncate -s 64M "$ext2"
+	mkfs.ext2 -q -F -L aio-ext2 "$ext2"
+	rm -f "$xfs"
+	truncate -s 300M "$xfs"	# mkfs.xfs refuses less than 300 MiB; the file stays sparse
+	mkfs.xfs -q -f -L aio-xfs "$xfs"
+fi
 drives=()
 for d in ext4:"$disk" raw:"$raw" ext2:"$ext2" xfs:"$xfs"; do
 	drives+=(-drive "file=${d#*:},if=none,id=${d%%:*},format=raw,cache=unsafe"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build the guest's user space from the patched tree: the kselftests of
-# tools/testing/selftests/aio and the demo, all statically linked, and pack
+# tools/testing/selftests/aio, the demo and the harness's guest programs
+# (guest/*.c), all statically linked, and pack
 # them with Debian's static busybox and guest/init into an initramfs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +46,16 @@ for src in "$TOP"/demo/*.c; do
 	prog=$GUEST/bin/$(basename "$src" .c)
 	if [ ! -f "$prog" ] || [ "$src" -nt "$prog" ]; then
 		gcc -static -O2 -Wall -Werror -isystem "$obj/usr/include" -o "$prog" "$src" -laio -luring ||
+			die "$src did not build"
+	fi
+done
+# The harness's own guest programs (guest/*.c): the kernel's UAPI headers
+# only, no library.
+for src in "$TOP"/guest/*.c; do
+	[ -e "$src" ] || continue
+	prog=$GUEST/bin/$(basename "$src" .c)
+	if [ ! -f "$prog" ] || [ "$src" -nt "$prog" ]; then
+		gcc -static -O2 -Wall -Werror -isystem "$obj/usr/include" -o "$prog" "$src" ||
 			die "$src did not build"
 	fi
 done

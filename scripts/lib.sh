@@ -40,10 +40,14 @@ step() {
 }
 
 # Kernel builds and QEMU boots each take the whole machine (2 cores): take
-# this lock first so that two of them never run at once.
+# this lock first so that two of them never run at once. A script that holds
+# it over several boots (scripts/durability.sh) passes it down to them on
+# descriptor 9: they take it through that same open file, at once.
 heavy_lock() {
 	mkdir -p "$BUILD"
-	exec 9>"$BUILD/heavy.lock"
+	if [ "$(readlink -f /proc/self/fd/9 2>/dev/null)" != "$(readlink -f "$BUILD/heavy.lock")" ]; then
+		exec 9>"$BUILD/heavy.lock"
+	fi
 	if ! flock -n 9; then
 		step "waiting for another kernel build or boot to finish (build/heavy.lock)"
 		flock 9

@@ -5,18 +5,33 @@
 # any kernel splat in the console log, a non-empty kmemleak report or a
 # fault-injection run that hung (debug kernels); end with
 # "N passed, N failed, N skipped".
-# usage: read-results.sh <tag>   (logs are build/logs/<tag>.out and .console)
+# With the tags of the two durability boots (scripts/durability.sh), their
+# result counts as one more test: the write boot must have printed its
+# "written and synced" line, the verify boot its "byte-identical" one, and
+# their console logs must be free of splats too.
+# usage: read-results.sh <tag> [<write-tag> <verify-tag>]
+#        (logs are build/logs/<tag>.out and .console)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tag=${1:?usage: read-results.sh tag}
+tag=${1:?usage: read-results.sh tag [write-tag verify-tag]}
 out=$LOGS/$tag.out
 console=$LOGS/$tag.console
 [ -f "$out" ] || die "$out missing: the guest did not run (see $LOGS/$tag.qemu)"
+wout='' vout='' consoles=$console
+if [ $# -ge 3 ]; then
+	wout=$LOGS/$2.out vout=$LOGS/$3.out
+	consoles="$console\n$LOGS/$2.console\n$LOGS/$3.console"	# awk reads \n as a newline
+fi
+# A durability boot that left no output is reported as such, below.
+files=("$out")
+for f in "$wout" "$vout"; do
+	[ -n "$f" ] && [ -f "$f" ] && files+=("$f")
+done
 
 splats='(WARNING:|BUG:|Oops|KASAN|UBSAN|kernel BUG|general protection fault|Call Trace|possible circular locking|possible recursive locking|lockdep|INFO: task .* blocked|Kernel panic|kmemleak: [0-9]+ new suspected)'
 
-tr -d '\r' <"$out" | awk -v console="$console" -v splats="$splats" '
+awk -v consoles="$consoles" -v splats="$splats" -v wout="$wout" -v vout="$vout" '
 function result(ok, desc, directive) {
 	n++
 	line = (ok ? "ok " : "not ok ") n " " prog ": " desc
@@ -26,6 +41,24 @@ function result(ok, desc, directive) {
 	if (directive ~ /^SKIP/) skipped++
 	else if (ok) passed++
 	else { failed++; failures[failed] = line }
+}
+{ gsub(/\r/, "") }
+# The durability boots: "### durability write|verify ok|fail: ...", and
+# the timeout line of boot.sh.
+FILENAME == wout || FILENAME == vout {
+	b = (FILENAME == wout ? "write" : "verify")
+	if ($0 ~ /^### durability (write|verify) ok: /) {
+		sub(/^### durability [a-z]+ ok: /, "")
+		dok[b] = $0
+	} else if ($0 ~ /^### durability (write|verify) fail: /) {
+		sub(/^### durability [a-z]+ fail: /, "")
+		dfail[b] = dfail[b] (dfail[b] != "" ? "; " : "") $0
+	} else if ($0 ~ /^timeout: /) {
+		dfail[b] = dfail[b] (dfail[b] != "" ? "; " : "") $0
+	} else if ($0 ~ /^### done/) {
+		ddone[b] = 1
+	}
+	next
 }
 # Debug kernels: the kmemleak report at the end of the run must be empty.
 /^### kmemleak begin/ { inleak = 1; next }
@@ -96,21 +129,43 @@ END {
 		prog = "harness"
 		result(0, timeout != "" ? timeout : "the guest did not reach the end of its run", "")
 	}
-	# Kernel splats anywhere in the console log fail the run.
-	nl = 0
-	while ((getline l < console) > 0) {
-		gsub(/\r/, "", l)
-		log_[++nl] = l
+	if (wout != "") {
+		prog = "durability"
+		if (dok["write"] == "")
+			result(0, "the write boot did not print its \"written and synced\" line" \
+			       (dfail["write"] != "" ? ": " dfail["write"] : " (no result at all: see " wout ")"), "")
+		else if (dfail["write"] != "")
+			result(0, "the write boot went on after its \"written and synced\" line: " dfail["write"], "")
+		else if (dfail["verify"] != "")
+			result(0, "after the reboot: " dfail["verify"], "")
+		else if (dok["verify"] == "")
+			result(0, "the verify boot printed no result (see " vout ")", "")
+		else if (!ddone["verify"])
+			result(0, "the verify boot did not reach its end (see " vout ")", "")
+		else
+			result(1, "written and synced, then a reboot without sync or unmount: " dok["verify"], "")
 	}
-	last = 0
-	for (i = 1; i <= nl; i++) {
-		if (log_[i] ~ splats && i > last) {
-			prog = "kernel"
-			result(0, "splat in the console log: " log_[i], "")
-			print "# --- console log around it (" console ") ---"
-			for (j = (i > 5 ? i - 5 : 1); j <= i + 25 && j <= nl; j++)
-				print "# " log_[j]
-			last = i + 25
+	# Kernel splats anywhere in a console log fail the run.
+	ncons = split(consoles, cons, "\n")
+	for (c = 1; c <= ncons; c++) {
+		console = cons[c]
+		nl = 0
+		delete log_
+		while ((getline l < console) > 0) {
+			gsub(/\r/, "", l)
+			log_[++nl] = l
+		}
+		close(console)
+		last = 0
+		for (i = 1; i <= nl; i++) {
+			if (log_[i] ~ splats && i > last) {
+				prog = "kernel"
+				result(0, "splat in the console log: " log_[i], "")
+				print "# --- console log around it (" console ") ---"
+				for (j = (i > 5 ? i - 5 : 1); j <= i + 25 && j <= nl; j++)
+					print "# " log_[j]
+				last = i + 25
+			}
 		}
 	}
 	if (n == 0) {
@@ -124,4 +179,4 @@ END {
 	}
 	printf "%d passed, %d failed, %d skipped\n", passed, failed, skipped
 	exit failed ? 1 : 0
-}'
+}' "${files[@]}"
