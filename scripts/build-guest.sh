@@ -66,10 +66,20 @@ mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,tests}
 cp "$busybox" "$stage/bin/busybox"
 cp "$TOP/guest/init" "$stage/init"
 chmod 755 "$stage/init"
-find "$GUEST/aio" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests/" \;
+# Only the programs the tree's Makefile lists (its emit_tests target): the
+# output folders are kept between runs, and a test the series dropped or
+# renamed must not run from an old build.
+progs=$(make -C "$TREE/tools/testing/selftests/aio" -s --no-print-directory \
+	OUTPUT="$GUEST/aio" emit_tests | sed 's/^[^:]*://')
+[ -n "$progs" ] || die "no test listed by tools/testing/selftests/aio (make emit_tests)"
+for prog in $progs; do
+	cp "$GUEST/aio/$prog" "$stage/tests/"
+done
 if [ -d "$GUEST/aio32" ]; then
 	mkdir -p "$stage/tests32"
-	find "$GUEST/aio32" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/tests32/" \;
+	for prog in $progs; do
+		cp "$GUEST/aio32/$prog" "$stage/tests32/"
+	done
 fi
 cp "$GUEST"/bin/* "$stage/bin/" 2>/dev/null || true
 pack_initramfs "$stage" "$cpio_out"
