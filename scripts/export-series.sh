@@ -15,13 +15,10 @@ n=$(git rev-list --count pristine..HEAD)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Two lines of context, not three: checkpatch reads a patch file that git
-# tracks as a plain file and checks its context lines too, so a pristine
-# line in the third line of context (a misspelled comment above a converted
-# function in drivers/char/mem.c) would be reported against the series.
-# git am needs no more context than this.
+# git's default context (three lines). Blank context lines are written as
+# empty lines, so the files carry no trailing whitespace.
 git -c diff.suppressBlankEmpty=true format-patch -q --numbered --cover-letter --zero-commit --no-signature \
-	--unified=2 --subject-prefix=PATCH -o "$tmp" pristine..HEAD
+	--subject-prefix=PATCH -o "$tmp" pristine..HEAD
 
 cover=$SERIES_DIR/cover-letter.txt
 [ -f "$cover" ] || die "$cover missing: its first line is the series subject, the rest the cover text"
