@@ -10,7 +10,7 @@ S := scripts
 # The logs' prefix: build/logs/<kernel>[-debug]-<mode>.*
 TAG := $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check check-series legacy-report bench deps tree apply export build guest clean help
+.PHONY: all run check check-series legacy-report bench difftest difftest-stock difftest-aa deps tree apply export build guest clean help
 
 all: check
 
@@ -20,6 +20,9 @@ help:
 	@echo "make legacy-report [LIST=1] count file_operations still wiring .read/.write"
 	@echo "make check-series        build every patch on its own and run checkpatch on it"
 	@echo "make bench               both kernels side by side: table of patched/stock ratios and a plot"
+	@echo "make difftest-stock      boot the stock kernel in diff mode, store difftest/stock.out"
+	@echo "make difftest            boot the patched kernel in diff mode, compare with difftest/stock.out"
+	@echo "make difftest-aa         boot KERNEL twice in diff mode, the outputs must be identical"
 	@echo "make export              save the commits of build/linux to patches/"
 	@echo "make apply [FORCE=1]     re-apply patches/ onto the pristine tree"
 	@echo "make clean               remove build/"
@@ -61,6 +64,17 @@ check-series: tree
 
 bench: tree
 	@$(S)/bench.sh
+
+# The stock-vs-patched differential test (scripts/difftest.sh): both
+# kernels must be built already; it builds the guest, never a kernel.
+difftest-stock:
+	@$(S)/difftest.sh record
+
+difftest:
+	@$(S)/difftest.sh compare
+
+difftest-aa:
+	@$(S)/difftest.sh aa $(KERNEL)
 
 clean:
 	rm -rf build

@@ -1,0 +1,1824 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * difftest: drive every converted file the guest reaches through read,
+ * pread, readv, writev (several segmentations), preadv2/pwritev2 with each
+ * RWF_* flag, O_NONBLOCK, splice and io_submit, and print one canonical
+ * line per case, so that the output of the stock kernel and of the patched
+ * one can be compared line by line (scripts/difftest.sh).
+ *
+ * Every case runs in a child process of its own, on a fresh descriptor and
+ * fresh fixtures, and restores what it changed outside that process. A line
+ * is "<file> <op> ret=<n|-ENAME> [segs=..] [data=..] [state=..]": segs is
+ * how many bytes landed in each segment, data a hash of what was read (or
+ * "ref" when it equals a plain read() of the same file done just before,
+ * for content that may change between boots), state what a write left in
+ * effect. Nothing volatile (pids, times, addresses) is ever printed; a
+ * file whose record length varies prints "ret=pos" and segment fill as
+ * F (full), P (partial) or 0.
+ *
+ * Never run this on a real machine: it writes to /proc, /dev/cpu_dma_latency,
+ * /dev/mem, /dev/port, uid_map, debugfs. The harness runs it in QEMU only
+ * (harness.mode=diff).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/fanotify.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/aio_abi.h>
+#include <linux/fs.h>
+#include <linux/perf_event.h>
+#include <linux/uinput.h>
+
+#define BUF_MAX		16384
+#define MAX_SEGS	64
+
+/* ---- small helpers ---- */
+
+static const char *errname(int e)
+{
+	static char other[16];
+
+	switch (e) {
+#define E(x) case x: return #x
+	E(EPERM); E(ENOENT); E(ESRCH); E(EINTR); E(EIO); E(ENXIO); E(E2BIG);
+	E(EBADF); E(EAGAIN); E(ENOMEM); E(EACCES); E(EFAULT); E(EBUSY);
+	E(EEXIST); E(ENODEV); E(ENOTDIR); E(EISDIR); E(EINVAL); E(ENOSPC);
+	E(ESPIPE); E(EROFS); E(EPIPE); E(ERANGE); E(ENOSYS); E(ENODATA);
+	E(EOPNOTSUPP); E(EMSGSIZE); E(EPROTO); E(ENOTTY); E(EOVERFLOW);
+	E(ECANCELED); E(ENOTCONN); E(ESHUTDOWN); E(ETIMEDOUT); E(ENOBUFS);
+	E(EBADMSG); E(EILSEQ);
+#undef E
+	}
+	snprintf(other, sizeof(other), "E%d", e);
+	return other;
+}
+
+static char line[2048];
+
+static void out(const char *fmt, ...)
+{
+	size_t n = strlen(line);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	va_end(ap);
+}
+
+static uint32_t fnv(const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	uint32_t h = 2166136261u;
+
+	while (n--) {
+		h ^= *c++;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* A short text file, read with one read(), newlines as '|', at most 72. */
+static void text_of(const char *path, char *buf, size_t size)
+{
+	char raw[256];
+	ssize_t n, i;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(buf, size, "open:-%s", errname(errno));
+		return;
+	}
+	n = read(fd, raw, sizeof(raw) - 1);
+	if (n < 0) {
+		snprintf(buf, size, "-%s", errname(errno));
+		close(fd);
+		return;
+	}
+	close(fd);
+	if (n > 72)
+		n = 72;
+	for (i = 0; i < n && (size_t)i + 1 < size; i++)
+		buf[i] = raw[i] == '\n' ? '|' : raw[i] == ' ' ? '_' :
+			 (raw[i] < 32 || raw[i] > 126) ? '?' : raw[i];
+	buf[i] = '\0';
+	if (!i)
+		snprintf(buf, size, "empty");
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
+}
+
+/* ---- raw AIO ---- */
+
+static aio_context_t aio_ctx;
+
+static long aio_one(int opcode, int fd, void *buf, uint64_t len, long long off)
+{
+	struct iocb cb, *cbp = &cb;
+	struct io_event ev;
+	struct timespec ts = { .tv_sec = 5 };
+
+	memset(&cb, 0, sizeof(cb));
+	cb.aio_lio_opcode = opcode;
+	cb.aio_fildes = fd;
+	cb.aio_buf = (uintptr_t)buf;
+	cb.aio_nbytes = len;
+	cb.aio_offset = off;
+	if (!aio_ctx && syscall(__NR_io_setup, 4, &aio_ctx))
+		return -1000000L - errno;
+	if (syscall(__NR_io_submit, aio_ctx, 1, &cbp) != 1)
+		return -1000000L - errno;
+	memset(&ev, 0, sizeof(ev));
+	if (syscall(__NR_io_getevents, aio_ctx, 1, 1, &ev, &ts) != 1)
+		return -2000000L;
+	return ev.res;
+}
+
+/* ---- the targets ---- */
+
+enum content { C_HASH, C_REF, C_SHAPE, C_EVDEV, C_KMSG, C_PERF, C_FANOTIFY };
+
+struct payload {
+	const char *tag;	/* how the split case is named */
+	const void *data;
+	size_t len;
+	int nseg;		/* the split: nseg segments of seg[] bytes */
+	size_t seg[4];
+};
+
+struct target {
+	const char *name;
+	const char *path;			/* or path_fn, in the child */
+	const char *(*path_fn)(void);
+	int (*present)(void);			/* parent: 1 if reachable */
+	int (*open_fn)(int flags);		/* a descriptor not from a path */
+	int (*setup)(void);			/* child, before the case */
+	void (*prime)(int fd);			/* before a read: queue one record */
+	void (*state)(char *buf, size_t n);	/* after a write */
+	void (*teardown)(void);			/* child, after the case */
+	int rflags;				/* -1: no read cases */
+	int wflags;				/* -1: no write cases */
+	long off;				/* -1: the position; or an offset */
+	long (*off_fn)(int writing);
+	size_t rlen;
+	size_t rsplit;				/* readv-split: [rsplit, rest] */
+	enum content content;
+	int vol;				/* record length varies */
+	const struct payload *pay;
+	int npay;
+};
+
+static const struct target *cur;
+static char path_buf[256];
+
+static const char *tpath(void)
+{
+	return cur->path_fn ? cur->path_fn() : cur->path;
+}
+
+static long toff(int writing)
+{
+	return cur->off_fn ? cur->off_fn(writing) : cur->off;
+}
+
+/* ---- fixtures ---- */
+
+static char tmpdir[64];
+
+static int mk_tmpdir(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/difftest.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -errno;
+}
+
+static void rm_tmpdir(void)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "%s/f0", tmpdir);
+	unlink(p);
+	rmdir(tmpdir);
+}
+
+/* eventfd */
+static int eventfd_open(int flags)
+{
+	(void)flags;
+	return eventfd(0, EFD_NONBLOCK);
+}
+
+static void eventfd_prime(int fd)
+{
+	uint64_t v = 5;
+
+	if (write(fd, &v, 8) != 8)
+		return;
+}
+
+static int cur_fd = -1;
+
+static void eventfd_state(char *buf, size_t n)
+{
+	uint64_t v = 0;
+
+	if (read(cur_fd, &v, 8) == 8)
+		snprintf(buf, n, "counter:%llu", (unsigned long long)v);
+	else
+		snprintf(buf, n, "counter:-%s", errname(errno));
+}
+
+/* inotify */
+static int inotify_open(int flags)
+{
+	int fd = inotify_init1(IN_NONBLOCK);
+
+	if (fd >= 0 && inotify_add_watch(fd, tmpdir, IN_CREATE) < 0)
+		return -1;
+	return fd;
+}
+
+static void create_f0(int fd)
+{
+	char p[128];
+	int f;
+
+	(void)fd;
+	snprintf(p, sizeof(p), "%s/f0", tmpdir);
+	f = open(p, O_CREAT | O_WRONLY, 0600);
+	if (f >= 0)
+		close(f);
+}
+
+/* fanotify */
+static char fan_file[128];
+
+static int fanotify_setup(void)
+{
+	int e = mk_tmpdir(), fd;
+
+	if (e)
+		return e;
+	snprintf(fan_file, sizeof(fan_file), "%s/f0", tmpdir);
+	fd = open(fan_file, O_CREAT | O_WRONLY, 0600);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int fanotify_open(int flags)
+{
+	int fd = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK, O_RDONLY);
+
+	if (fd >= 0 && fanotify_mark(fd, FAN_MARK_ADD, FAN_CLOSE_WRITE,
+				     AT_FDCWD, fan_file))
+		return -1;
+	return fd;
+}
+
+static void fanotify_prime(int fd)
+{
+	int f = open(fan_file, O_WRONLY);
+
+	(void)fd;
+	if (f >= 0)
+		close(f);
+}
+
+/* fsopen() */
+static int fscontext_open(int flags)
+{
+	return syscall(__NR_fsopen, "tmpfs", 0);
+}
+
+static void fscontext_prime(int fd)
+{
+	syscall(__NR_fsconfig, fd, FSCONFIG_SET_STRING, "bad", "x", 0);
+}
+
+/* perf */
+static int perf_open(int flags)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.read_format = PERF_FORMAT_ID,
+		.disabled = 1,
+	};
+
+	(void)flags;
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+/* uinput and evdev */
+static int uinput_fd = -1;
+static char evdev_path[300];
+
+static int input_setup(void)
+{
+	struct uinput_setup setup = {
+		.id.bustype = BUS_VIRTUAL,
+		.name = "difftest",
+	};
+	char sysname[64], dir[128];
+	struct dirent *de;
+	DIR *d;
+
+	uinput_fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK);
+	if (uinput_fd < 0)
+		return -errno;
+	if (ioctl(uinput_fd, UI_SET_EVBIT, EV_MSC) ||
+	    ioctl(uinput_fd, UI_SET_MSCBIT, MSC_SCAN) ||
+	    ioctl(uinput_fd, UI_DEV_SETUP, &setup) ||
+	    ioctl(uinput_fd, UI_DEV_CREATE))
+		return -errno;
+	if (ioctl(uinput_fd, UI_GET_SYSNAME(sizeof(sysname)), sysname) < 0)
+		return -errno;
+	snprintf(dir, sizeof(dir), "/sys/class/input/%s", sysname);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	evdev_path[0] = '\0';
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "event", 5))
+			snprintf(evdev_path, sizeof(evdev_path),
+				 "/dev/input/%s", de->d_name);
+	closedir(d);
+	return evdev_path[0] ? 0 : -ENODEV;
+}
+
+static void input_teardown(void)
+{
+	if (uinput_fd >= 0) {
+		ioctl(uinput_fd, UI_DEV_DESTROY);
+		close(uinput_fd);
+	}
+}
+
+static const char *evdev_path_fn(void)
+{
+	return evdev_path;
+}
+
+static void scan_events(struct input_event ev[2], int code)
+{
+	memset(ev, 0, 2 * sizeof(*ev));
+	ev[0].type = EV_MSC;
+	ev[0].code = MSC_SCAN;
+	ev[0].value = code;
+	ev[1].type = EV_SYN;
+	ev[1].code = SYN_REPORT;
+}
+
+static void evdev_prime(int fd)
+{
+	struct input_event ev[2];
+
+	(void)fd;
+	scan_events(ev, 1000);
+	if (write(uinput_fd, ev, sizeof(ev)) != sizeof(ev))
+		return;
+}
+
+static int uinput_present(void)
+{
+	return !access("/dev/uinput", F_OK);
+}
+
+static int uinput_open(int flags)
+{
+	return dup(uinput_fd);
+}
+
+static int evdev_watch = -1;
+
+static int uinput_setup_w(void)
+{
+	int e = input_setup();
+
+	if (e)
+		return e;
+	evdev_watch = open(evdev_path, O_RDONLY | O_NONBLOCK);
+	return evdev_watch < 0 ? -errno : 0;
+}
+
+static void uinput_state_w(char *buf, size_t n)
+{
+	struct input_event ev[8];
+	ssize_t got;
+	size_t len = 0;
+	int i;
+
+	got = read(evdev_watch, ev, sizeof(ev));
+	if (got < 0) {
+		snprintf(buf, n, "events:-%s", errname(errno));
+		return;
+	}
+	len += snprintf(buf, n, "events:");
+	for (i = 0; i < got / (ssize_t)sizeof(ev[0]) && len < n; i++)
+		len += snprintf(buf + len, n - len, "%s%u/%u/%d", i ? "," : "",
+				ev[i].type, ev[i].code, ev[i].value);
+	if (!got)
+		snprintf(buf + len, n - len, "none");
+}
+
+/* /dev/kmsg */
+static int rec_lost;
+
+static int kmsg_open(int flags)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+static void kmsg_prime(int fd)
+{
+	static const char rec[] = "<5>difftest: one record of the kmsg cases\n";
+	int w = open("/dev/kmsg", O_WRONLY);
+
+	(void)fd;
+	if (w < 0)
+		return;
+	if (write(w, rec, sizeof(rec) - 1) < 0)
+		rec_lost = 1;
+	close(w);
+}
+
+/* fusectl: a fuse mount nobody serves, its INIT request queued. */
+#define FUSECTL "/sys/fs/fuse/connections"
+static char fuse_mnt[64], fuse_dir[96];
+static int fuse_dev = -1, fusectl_mounted;
+
+static int fuse_setup(void)
+{
+	char opts[96], l[1024], point[512];
+	unsigned int ma, mi, major = 0, minor = 0;
+	struct statfs sfs;
+	FILE *f;
+	int found = 0;
+
+	fuse_dev = open("/dev/fuse", O_RDWR);
+	if (fuse_dev < 0)
+		return -errno;
+	if (statfs(FUSECTL, &sfs))
+		return -errno;
+	if (sfs.f_type != 0x65735543) {
+		if (mount("fusectl", FUSECTL, "fusectl", 0, NULL))
+			return -errno;
+		fusectl_mounted = 1;
+	}
+	snprintf(fuse_mnt, sizeof(fuse_mnt), "/tmp/difftest_fuse.XXXXXX");
+	if (!mkdtemp(fuse_mnt))
+		return -errno;
+	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0",
+		 fuse_dev);
+	if (mount("difftest", fuse_mnt, "fuse", MS_NOSUID | MS_NODEV, opts))
+		return -errno;
+	f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return -errno;
+	while (fgets(l, sizeof(l), f))
+		if (sscanf(l, "%*u %*u %u:%u %*s %511s", &ma, &mi, point) == 3 &&
+		    !strcmp(point, fuse_mnt)) {
+			major = ma;
+			minor = mi;
+			found = 1;
+		}
+	fclose(f);
+	if (!found)
+		return -ENOENT;
+	snprintf(fuse_dir, sizeof(fuse_dir), "%s/%u", FUSECTL,
+		 major << 20 | minor);
+	return 0;
+}
+
+static void fuse_teardown(void)
+{
+	char p[128];
+
+	if (fuse_dir[0]) {
+		snprintf(p, sizeof(p), "%s/abort", fuse_dir);
+		write_str(p, "1");
+	}
+	umount2(fuse_mnt, MNT_DETACH);
+	rmdir(fuse_mnt);
+	if (fusectl_mounted)
+		umount2(FUSECTL, MNT_DETACH);
+}
+
+static int fuse_present(void)
+{
+	return !access("/dev/fuse", F_OK) && !access(FUSECTL, F_OK);
+}
+
+#define FUSE_FILE(n)							\
+static const char *fuse_##n##_path(void)				\
+{									\
+	snprintf(path_buf, sizeof(path_buf), "%s/" #n, fuse_dir);	\
+	return path_buf;						\
+}									\
+static void __attribute__((unused)) fuse_##n##_state(char *buf, size_t size)			\
+{									\
+	text_of(fuse_##n##_path(), buf, size);				\
+}
+FUSE_FILE(waiting)
+FUSE_FILE(max_background)
+FUSE_FILE(congestion_threshold)
+FUSE_FILE(abort)
+
+/* User namespaces: a grandchild in a new user namespace, or time namespace. */
+static pid_t ns_pid = -1;
+static int ns_hold = -1;
+
+static int ns_child(int flags)
+{
+	int ready[2], hold[2], e = 0;
+	char c;
+
+	if (pipe(ready) || pipe(hold))
+		return -errno;
+	ns_pid = fork();
+	if (ns_pid == 0) {
+		close(ready[0]);
+		close(hold[1]);
+		e = unshare(flags) ? errno : 0;
+		if (write(ready[1], &e, sizeof(e)) != sizeof(e))
+			_exit(1);
+		while (read(hold[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	if (ns_pid < 0)
+		return -errno;
+	close(ready[1]);
+	close(hold[0]);
+	ns_hold = hold[1];
+	if (read(ready[0], &e, sizeof(e)) != sizeof(e))
+		e = EIO;
+	close(ready[0]);
+	return -e;
+}
+
+static int userns_setup(void)
+{
+	return ns_child(CLONE_NEWUSER);
+}
+
+static void ns_teardown(void)
+{
+	if (ns_hold >= 0)
+		close(ns_hold);
+	if (ns_pid > 0)
+		waitpid(ns_pid, NULL, 0);
+}
+
+#define NS_FILE(n)							\
+static const char *ns_##n##_path(void)					\
+{									\
+	snprintf(path_buf, sizeof(path_buf), "/proc/%d/" #n, (int)ns_pid);\
+	return path_buf;						\
+}									\
+static void ns_##n##_state(char *buf, size_t size)			\
+{									\
+	text_of(ns_##n##_path(), buf, size);				\
+}
+NS_FILE(uid_map)
+NS_FILE(gid_map)
+NS_FILE(setgroups)
+
+static void uid_map_prime(int fd)
+{
+	char p[64];
+
+	(void)fd;
+	snprintf(p, sizeof(p), "/proc/%d/uid_map", (int)ns_pid);
+	write_str(p, "0 0 1\n");
+}
+
+/* timens_offsets: this process's time namespace for children, fresh. */
+static int timens_setup(void)
+{
+	return unshare(CLONE_NEWTIME) ? -errno : 0;
+}
+
+/* /proc/self files: the child's own. */
+#define SELF_STATE(n, file)						\
+static void n##_state(char *buf, size_t size)				\
+{									\
+	text_of("/proc/self/" file, buf, size);				\
+}
+SELF_STATE(comm, "comm")
+SELF_STATE(oom_score_adj, "oom_score_adj")
+SELF_STATE(oom_adj, "oom_adj")
+SELF_STATE(coredump_filter, "coredump_filter")
+SELF_STATE(timerslack, "timerslack_ns")
+SELF_STATE(loginuid, "loginuid")
+SELF_STATE(timens, "timens_offsets")
+SELF_STATE(attr_current, "attr/current")
+
+/* clear_refs: grow and drop the RSS before, see whether VmHWM was reset. */
+static long status_kb(const char *field)
+{
+	static char text[4096];
+	ssize_t n;
+	char *p;
+	int fd = open("/proc/self/status", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	p = strstr(text, field);
+	return p ? strtol(p + strlen(field), NULL, 10) : -1;
+}
+
+static int clear_refs_setup(void)
+{
+	size_t size = 8 << 20;
+	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	memset(p, 1, size);
+	munmap(p, size);
+	return 0;
+}
+
+static void clear_refs_state(char *buf, size_t n)
+{
+	long hwm = status_kb("VmHWM:"), rss = status_kb("VmRSS:");
+
+	snprintf(buf, n, "hwm:%s", hwm - rss > 4096 ? "kept" : "reset");
+}
+
+/* /proc/self/mem: our own memory. */
+static unsigned char mem_src[256], mem_dst[256];
+
+static long mem_off(int writing)
+{
+	return (long)(uintptr_t)(writing ? mem_dst : mem_src);
+}
+
+static int mem_setup(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(mem_src); i++)
+		mem_src[i] = i * 7 + 1;
+	memset(mem_dst, 0, sizeof(mem_dst));
+	return 0;
+}
+
+static void mem_state(char *buf, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < sizeof(mem_dst); i++)
+		if (mem_dst[i])
+			k = i + 1;
+	snprintf(buf, n, "dst:%zu:%08x", k, fnv(mem_dst, sizeof(mem_dst)));
+}
+
+/* pagemap: the entries of 8 pages of ours. */
+static char *pm_pages;
+
+static int pagemap_setup(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	pm_pages = mmap(NULL, 8 * page, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (pm_pages == MAP_FAILED)
+		return -errno;
+	memset(pm_pages, 1, 8 * page);
+	return 0;
+}
+
+static long pagemap_off(int writing)
+{
+	return (long)((uintptr_t)pm_pages / sysconf(_SC_PAGESIZE) * 8);
+}
+
+/* /dev/cpu_dma_latency: the limit in effect while our request holds. */
+static void dma_latency_state(char *buf, size_t n)
+{
+	int32_t v = 0;
+	int fd = open("/dev/cpu_dma_latency", O_RDONLY);
+
+	if (fd < 0 || read(fd, &v, 4) != 4)
+		snprintf(buf, n, "limit:-%s", errname(errno));
+	else
+		snprintf(buf, n, "limit:%d", v);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* /dev/port: the POST port. */
+static void port_state(char *buf, size_t n)
+{
+	unsigned char b[2] = { 0, 0 };
+	int fd = open("/dev/port", O_RDONLY);
+
+	if (fd < 0 || pread(fd, b, 2, 0x80) != 2)
+		snprintf(buf, n, "-%s", errname(errno));
+	else
+		snprintf(buf, n, "ports:%02x%02x", b[0], b[1]);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* /dev/mem: low RAM reads as zeros and ignores writes (STRICT_DEVMEM). */
+static int devmem_strict(void)
+{
+	char c;
+	int fd = open("/dev/mem", O_RDONLY);
+	int strict;
+
+	if (fd < 0)
+		return 0;
+	strict = pread(fd, &c, 1, 0x200000) < 0 && errno == EPERM;
+	close(fd);
+	return strict;
+}
+
+static int devmem_present(void)
+{
+	return !access("/dev/mem", F_OK) && devmem_strict();
+}
+
+static void devmem_state(char *buf, size_t n)
+{
+	unsigned char b[64];
+	int fd = open("/dev/mem", O_RDONLY);
+
+	if (fd < 0 || pread(fd, b, 64, 0x1000) != 64)
+		snprintf(buf, n, "-%s", errname(errno));
+	else
+		snprintf(buf, n, "low:%08x", fnv(b, 64));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* vcs: save the first bytes of tty1's screen, restore them after. */
+static unsigned char vcs_saved[80];
+static ssize_t vcs_saved_len = -1;
+
+static int vcs_setup(void)
+{
+	int fd = open("/dev/vcs1", O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	vcs_saved_len = pread(fd, vcs_saved, sizeof(vcs_saved), 0);
+	close(fd);
+	return vcs_saved_len < 0 ? -errno : 0;
+}
+
+static void vcs_teardown(void)
+{
+	int fd = open("/dev/vcs1", O_WRONLY);
+
+	if (fd >= 0 && vcs_saved_len > 0 &&
+	    pwrite(fd, vcs_saved, vcs_saved_len, 0) < 0)
+		vcs_saved_len = -1;
+	if (fd >= 0)
+		close(fd);
+}
+
+static void vcs_state(char *buf, size_t n)
+{
+	char b[17];
+	int fd = open("/dev/vcs1", O_RDONLY), i;
+
+	memset(b, 0, sizeof(b));
+	if (fd < 0 || pread(fd, b, 16, 0) != 16) {
+		snprintf(buf, n, "-%s", errname(errno));
+	} else {
+		for (i = 0; i < 16; i++)
+			if (b[i] < 33 || b[i] > 126)
+				b[i] = '_';
+		snprintf(buf, n, "screen:%s", b);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static unsigned char vcsa_saved[80];
+
+static int vcsa_setup(void)
+{
+	int fd = open("/dev/vcsa1", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, vcsa_saved, sizeof(vcsa_saved), 4);
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static void vcsa_teardown(void)
+{
+	int fd = open("/dev/vcsa1", O_WRONLY);
+
+	if (fd >= 0 && pwrite(fd, vcsa_saved, sizeof(vcsa_saved), 4) < 0)
+		close(fd);
+	else if (fd >= 0)
+		close(fd);
+}
+
+static void vcsa_state(char *buf, size_t n)
+{
+	unsigned char b[16];
+	int fd = open("/dev/vcsa1", O_RDONLY);
+
+	if (fd < 0 || pread(fd, b, 16, 4) != 16)
+		snprintf(buf, n, "-%s", errname(errno));
+	else
+		snprintf(buf, n, "cells:%08x", fnv(b, 16));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* /dev/vga_arbiter: the status line of this open file. */
+static void vga_state(char *buf, size_t n)
+{
+	char b[256];
+	ssize_t k;
+
+	k = pread(cur_fd, b, sizeof(b) - 1, 0);
+	if (k < 0)
+		k = read(cur_fd, b, sizeof(b) - 1);
+	if (k < 0) {
+		snprintf(buf, n, "-%s", errname(errno));
+		return;
+	}
+	b[k] = '\0';
+	snprintf(buf, n, "status:%08x", fnv(b, k));
+}
+
+/* debugfs values: saved in setup, restored in teardown. */
+static char saved_val[64];
+static const char *saved_path;
+
+static int save_value(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	saved_path = path;
+	if (fd < 0)
+		return -errno;
+	n = read(fd, saved_val, sizeof(saved_val) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	saved_val[n] = '\0';
+	return 0;
+}
+
+static void restore_value(void)
+{
+	if (saved_path)
+		write_str(saved_path, saved_val);
+}
+
+#define FAULT_AROUND "/sys/kernel/debug/fault_around_bytes"
+#define TLB_CEILING "/sys/kernel/debug/x86/tlb_single_page_flush_ceiling"
+#define INIT_PKRU "/sys/kernel/debug/x86/init_pkru"
+
+static int fault_around_setup(void) { return save_value(FAULT_AROUND); }
+static int tlb_setup(void) { return save_value(TLB_CEILING); }
+static int pkru_setup(void) { return save_value(INIT_PKRU); }
+static void fault_around_state(char *b, size_t n) { text_of(FAULT_AROUND, b, n); }
+static void tlb_state(char *b, size_t n) { text_of(TLB_CEILING, b, n); }
+static void pkru_state(char *b, size_t n) { text_of(INIT_PKRU, b, n); }
+
+/* blk-mq debugfs: "state" of the first virtio-blk disk. */
+static const char *blk_state_path(void)
+{
+	char disk[256] = "";
+	struct dirent *de;
+	DIR *d = opendir("/sys/kernel/debug/block");
+
+	if (!d)
+		return "/sys/kernel/debug/block/none/state";
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "vd", 2) &&
+		    (!disk[0] || strcmp(de->d_name, disk) < 0))
+			snprintf(disk, sizeof(disk), "%s", de->d_name);
+	closedir(d);
+	snprintf(path_buf, sizeof(path_buf), "/sys/kernel/debug/block/%s/state",
+		 disk[0] ? disk : "none");
+	return path_buf;
+}
+
+static int blk_present(void)
+{
+	return !access(blk_state_path(), F_OK);
+}
+
+static void blk_state(char *b, size_t n)
+{
+	text_of(blk_state_path(), b, n);
+}
+
+/* usbfs: the first device file (the dummy_hcd root hub). */
+static const char *usbfs_path(void)
+{
+	snprintf(path_buf, sizeof(path_buf), "/dev/bus/usb/001/001");
+	return path_buf;
+}
+
+static int usbfs_present(void)
+{
+	return !access(usbfs_path(), F_OK);
+}
+
+/* ---- payloads ---- */
+
+#define P(t, s, ...) { t, s, sizeof(s) - 1, __VA_ARGS__ }
+
+static const uint64_t ev_3[1] = { 3 }, ev_1_2[2] = { 1, 2 };
+static const struct payload pay_eventfd[] = {
+	{ "[4,4]", ev_3, 8, 2, { 4, 4 } },
+	{ "[8,8]", ev_1_2, 16, 2, { 8, 8 } },
+};
+
+static const int32_t lat_100[1] = { 100 }, lat_100_200[2] = { 100, 200 };
+static const struct payload pay_dma[] = {
+	{ "[2,2]", lat_100, 4, 2, { 2, 2 } },
+	{ "[4,4]", lat_100_200, 8, 2, { 4, 4 } },
+};
+
+static const struct payload pay_oom[] = {
+	P("[\"-1\",\"23\\n\"]", "-123\n", 2, { 2, 3 }),
+	P("[\"1\",\"0\\n\"]", "10\n", 2, { 1, 2 }),
+};
+static const struct payload pay_oom_adj[] = {
+	P("[\"-\",\"5\\n\"]", "-5\n", 2, { 1, 2 }),
+	P("[\"1\",\"0\\n\"]", "10\n", 2, { 1, 2 }),
+};
+static const struct payload pay_comm[] = {
+	P("[\"ab\",\"cd\"]", "abcd", 2, { 2, 2 }),
+};
+static const struct payload pay_coredump[] = {
+	P("[\"0x2\",\"3\\n\"]", "0x23\n", 2, { 3, 2 }),
+};
+static const struct payload pay_slack[] = {
+	P("[\"123\",\"456\"]", "123456", 2, { 3, 3 }),
+};
+static const struct payload pay_loginuid[] = {
+	P("[\"10\",\"00\"]", "1000", 2, { 2, 2 }),
+};
+static const struct payload pay_clear_refs[] = {
+	P("[\"5\",\"\\n\"]", "5\n", 2, { 1, 1 }),
+	P("[\"1\",\"\\n\"]", "1\n", 2, { 1, 1 }),
+};
+static const struct payload pay_timens[] = {
+	P("[\"monotonic_1\",\"_0\\n\"]", "monotonic 1 0\n", 2, { 11, 3 }),
+	P("[line,line]", "monotonic 1 0\nboottime 2 0\n", 2, { 14, 13 }),
+};
+static const struct payload pay_sched[] = {
+	P("[\"0\",\"\\n\"]", "0\n", 2, { 1, 1 }),
+};
+static const struct payload pay_idmap[] = {
+	P("[\"0_\",\"0_1\\n\"]", "0 0 1\n", 2, { 2, 4 }),
+	P("[line,line]", "0 0 1\n1 1 1\n", 2, { 6, 6 }),
+};
+static const struct payload pay_setgroups[] = {
+	P("[\"de\",\"ny\\n\"]", "deny\n", 2, { 2, 3 }),
+};
+static const struct payload pay_attr[] = {
+	P("[\"unc\",\"onfined\"]", "unconfined", 2, { 3, 7 }),
+};
+static const struct payload pay_fuse_limit[] = {
+	P("[\"10\",\"1\"]", "101", 2, { 2, 1 }),
+};
+static const struct payload pay_fuse_abort[] = {
+	P("[\"ab\",\"ort\\n\"]", "abort\n", 2, { 2, 4 }),
+};
+static const struct payload pay_fault_around[] = {
+	P("[\"163\",\"84\"]", "16384", 2, { 3, 2 }),
+};
+static const struct payload pay_tlb[] = {
+	P("[\"10\",\"1\"]", "101", 2, { 2, 1 }),
+};
+static const struct payload pay_pkru[] = {
+	P("[\"0x5555\",\"5554\"]", "0x55555554", 2, { 6, 4 }),
+};
+static const struct payload pay_blk[] = {
+	P("[\"ru\",\"n\\n\"]", "run\n", 2, { 2, 2 }),
+	P("[\"ki\",\"ck\\n\"]", "kick\n", 2, { 2, 3 }),
+};
+static const struct payload pay_clear_warn[] = {
+	P("[\"1\",\"\\n\"]", "1\n", 2, { 1, 1 }),
+};
+static const struct payload pay_vga[] = {
+	P("[\"target_\",\"default\"]", "target default", 2, { 7, 7 }),
+	P("[\"unlock_\",\"all\"]", "unlock all", 2, { 7, 3 }),
+	P("[\"frob\",\"nicate\"]", "frobnicate", 2, { 4, 6 }),
+};
+static const struct payload pay_bytes[] = {
+	P("[32,32]", "0123456789abcdef0123456789abcdef"
+		     "0123456789abcdef0123456789abcdef", 2, { 32, 32 }),
+};
+static const struct payload pay_port[] = {
+	P("[1,1]", "\x12\x34", 2, { 1, 1 }),
+};
+static const struct payload pay_vcs[] = {
+	P("[3,5]", "DiffTest", 2, { 3, 5 }),
+};
+static const struct payload pay_vcsa[] = {
+	P("[3,5]", "D\x07i\x07" "f\x07" "f\x07", 2, { 3, 5 }),
+};
+static const struct payload pay_vcsu[] = {
+	P("[4,4]", "A\0\0\0B\0\0\0", 2, { 4, 4 }),
+};
+static struct fanotify_response fan_resp = { .fd = 999, .response = FAN_ALLOW };
+static const struct payload pay_fanotify[] = {
+	{ "[4,4]", &fan_resp, sizeof(fan_resp), 2, { 4, 4 } },
+};
+static struct input_event uin_ev[2] = {
+	{ .type = EV_MSC, .code = MSC_SCAN, .value = 2000 },
+	{ .type = EV_SYN, .code = SYN_REPORT },
+};
+static const struct payload pay_uinput[] = {
+	{ "[30,18]", uin_ev, sizeof(uin_ev), 2, { 30, 18 } },
+	{ "[24,24]", uin_ev, sizeof(uin_ev), 2, { 24, 24 } },
+};
+
+#define PAY(p) .pay = p, .npay = sizeof(p) / sizeof(p[0])
+#define RO O_RDONLY
+#define WO O_WRONLY
+#define DIRF (O_RDONLY | O_DIRECTORY)
+#define NOR .rflags = -1
+#define NOW .wflags = -1
+
+static const char *env_dir(const char *var)
+{
+	const char *d = getenv(var);
+
+	return d ? d : "/nonexistent";
+}
+
+static const char *ext4_dir(void) { return env_dir("AIO_TEST_EXT4_DIR"); }
+static const char *ext2_dir(void) { return env_dir("AIO_TEST_EXT2_DIR"); }
+static const char *xfs_dir(void) { return env_dir("AIO_TEST_XFS_DIR"); }
+static int ext4_present(void) { return !!getenv("AIO_TEST_EXT4_DIR"); }
+static int ext2_present(void) { return !!getenv("AIO_TEST_EXT2_DIR"); }
+static int xfs_present(void) { return !!getenv("AIO_TEST_XFS_DIR"); }
+
+static const struct target targets[] = {
+	/* eventfd: ->write converted (reads were ->read_iter already). */
+	{ "eventfd", .open_fn = eventfd_open, .prime = eventfd_prime,
+	  .state = eventfd_state, .rflags = RO, .wflags = WO, .off = -1,
+	  .rlen = 8, .rsplit = 4, .content = C_HASH, PAY(pay_eventfd) },
+	{ "inotify", .open_fn = inotify_open, .setup = mk_tmpdir,
+	  .teardown = rm_tmpdir, .prime = create_f0, .rflags = RO, NOW,
+	  .off = -1, .rlen = 320, .rsplit = 20, .content = C_HASH },
+	{ "fanotify", .open_fn = fanotify_open, .setup = fanotify_setup,
+	  .teardown = rm_tmpdir, .prime = fanotify_prime, .rflags = RO,
+	  .wflags = WO, .off = -1, .rlen = 64, .rsplit = 8,
+	  .content = C_FANOTIFY, PAY(pay_fanotify) },
+	{ "fscontext", .open_fn = fscontext_open, .prime = fscontext_prime,
+	  .rflags = RO, NOW, .off = -1, .rlen = 256, .rsplit = 8,
+	  .content = C_HASH },
+	{ "perf", .open_fn = perf_open, .rflags = RO, NOW, .off = -1,
+	  .rlen = 64, .rsplit = 4, .content = C_PERF },
+	{ "/dev/kmsg", "/dev/kmsg", .open_fn = kmsg_open, .prime = kmsg_prime,
+	  .rflags = RO, NOW, .off = -1, .rlen = 208, .rsplit = 8,
+	  .content = C_KMSG, .vol = 1 },
+	{ "evdev", .path_fn = evdev_path_fn, .present = uinput_present,
+	  .setup = input_setup, .teardown = input_teardown,
+	  .prime = evdev_prime, .rflags = O_RDONLY | O_NONBLOCK, NOW,
+	  .off = -1, .rlen = 72, .rsplit = 30, .content = C_EVDEV },
+	{ "/dev/uinput", "/dev/uinput", .open_fn = uinput_open,
+	  .setup = uinput_setup_w, .teardown = input_teardown,
+	  .state = uinput_state_w, NOR, .wflags = WO, .off = -1,
+	  PAY(pay_uinput) },
+
+	/* /proc/PID: per-task attributes, seq files, mem and friends. */
+	{ "/proc/self/environ", "/proc/self/environ", .rflags = RO, NOW,
+	  .off = 0, .rlen = 4096, .rsplit = 3, .content = C_REF },
+	{ "/proc/self/auxv", "/proc/self/auxv", .rflags = RO, NOW, .off = 0,
+	  .rlen = 1024, .rsplit = 4, .content = C_REF },
+	{ "/proc/self/cmdline", "/proc/self/cmdline", .rflags = RO, NOW,
+	  .off = 0, .rlen = 256, .rsplit = 3, .content = C_HASH },
+	{ "/proc/self/comm", "/proc/self/comm", .state = comm_state,
+	  .rflags = RO, .wflags = WO, .off = 0, .rlen = 64, .rsplit = 3,
+	  .content = C_HASH, PAY(pay_comm) },
+	{ "/proc/self/oom_score_adj", "/proc/self/oom_score_adj",
+	  .state = oom_score_adj_state, .rflags = RO, .wflags = WO, .off = 0,
+	  .rlen = 64, .rsplit = 1, .content = C_HASH, PAY(pay_oom) },
+	{ "/proc/self/oom_adj", "/proc/self/oom_adj", .state = oom_adj_state,
+	  .rflags = RO, .wflags = WO, .off = 0, .rlen = 64, .rsplit = 1,
+	  .content = C_HASH, PAY(pay_oom_adj) },
+	{ "/proc/self/coredump_filter", "/proc/self/coredump_filter",
+	  .state = coredump_filter_state, .rflags = RO, .wflags = WO,
+	  .off = 0, .rlen = 64, .rsplit = 4, .content = C_HASH,
+	  PAY(pay_coredump) },
+	{ "/proc/self/timerslack_ns", "/proc/self/timerslack_ns",
+	  .state = timerslack_state, .rflags = RO, .wflags = WO, .off = 0,
+	  .rlen = 64, .rsplit = 2, .content = C_HASH, PAY(pay_slack) },
+	{ "/proc/self/loginuid", "/proc/self/loginuid",
+	  .state = loginuid_state, .rflags = RO, .wflags = WO, .off = 0,
+	  .rlen = 64, .rsplit = 3, .content = C_HASH, PAY(pay_loginuid) },
+	{ "/proc/self/sessionid", "/proc/self/sessionid", .rflags = RO, NOW,
+	  .off = 0, .rlen = 64, .rsplit = 3, .content = C_HASH },
+	{ "/proc/self/make-it-fail", "/proc/self/make-it-fail", .rflags = RO,
+	  NOW, .off = 0, .rlen = 64, .rsplit = 1, .content = C_HASH },
+	{ "/proc/self/attr/current", "/proc/self/attr/current",
+	  .state = attr_current_state, .rflags = RO, .wflags = WO, .off = 0,
+	  .rlen = 64, .rsplit = 1, .content = C_REF, PAY(pay_attr) },
+	{ "/proc/self/timens_offsets", "/proc/self/timens_offsets",
+	  .setup = timens_setup, .state = timens_state, .rflags = RO,
+	  .wflags = WO, .off = 0, .rlen = 256, .rsplit = 5, .content = C_HASH,
+	  PAY(pay_timens) },
+	{ "/proc/self/sched", "/proc/self/sched", .rflags = RO, .wflags = WO,
+	  .off = 0, .rlen = 4096, .rsplit = 5, .content = C_SHAPE, .vol = 1,
+	  PAY(pay_sched) },
+	{ "/proc/self/personality", "/proc/self/personality", .rflags = RO,
+	  NOW, .off = 0, .rlen = 64, .rsplit = 3, .content = C_HASH },
+	{ "/proc/self/limits", "/proc/self/limits", .rflags = RO, NOW,
+	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF },
+	{ "/proc/self/stat", "/proc/self/stat", .rflags = RO, NOW, .off = 0,
+	  .rlen = 4096, .rsplit = 3, .content = C_SHAPE, .vol = 1 },
+	{ "/proc/self/statm", "/proc/self/statm", .rflags = RO, NOW, .off = 0,
+	  .rlen = 4096, .rsplit = 3, .content = C_SHAPE, .vol = 1 },
+	{ "/proc/self/status", "/proc/self/status", .rflags = RO, NOW,
+	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_SHAPE, .vol = 1 },
+	{ "/proc/self/maps", "/proc/self/maps", .rflags = RO, NOW, .off = 0,
+	  .rlen = 8192, .rsplit = 10, .content = C_REF, .vol = 1 },
+	{ "/proc/self/smaps_rollup", "/proc/self/smaps_rollup", .rflags = RO,
+	  NOW, .off = 0, .rlen = 4096, .rsplit = 10, .content = C_SHAPE,
+	  .vol = 1 },
+	{ "/proc/self/fdinfo/0", "/proc/self/fdinfo/0", .rflags = RO, NOW,
+	  .off = 0, .rlen = 1024, .rsplit = 3, .content = C_REF, .vol = 1 },
+	{ "/proc/self/pagemap", "/proc/self/pagemap", .setup = pagemap_setup,
+	  .off_fn = pagemap_off, .rflags = RO, NOW, .rlen = 64, .rsplit = 4,
+	  .content = C_REF },
+	{ "/proc/self/mem", "/proc/self/mem", .setup = mem_setup,
+	  .off_fn = mem_off, .state = mem_state, .rflags = RO, .wflags = WO,
+	  .rlen = 256, .rsplit = 3, .content = C_HASH, PAY(pay_bytes) },
+	{ "/proc/self/clear_refs", "/proc/self/clear_refs",
+	  .setup = clear_refs_setup, .state = clear_refs_state, NOR,
+	  .wflags = WO, .off = -1, PAY(pay_clear_refs) },
+	{ "/proc/PID/uid_map", .path_fn = ns_uid_map_path,
+	  .setup = userns_setup, .teardown = ns_teardown,
+	  .prime = uid_map_prime, .state = ns_uid_map_state, .rflags = RO,
+	  .wflags = WO, .off = 0, .rlen = 64, .rsplit = 5, .content = C_HASH,
+	  PAY(pay_idmap) },
+	{ "/proc/PID/gid_map", .path_fn = ns_gid_map_path,
+	  .setup = userns_setup, .teardown = ns_teardown,
+	  .state = ns_gid_map_state, .rflags = RO, .wflags = WO, .off = 0,
+	  .rlen = 64, .rsplit = 5, .content = C_HASH, PAY(pay_idmap) },
+	{ "/proc/PID/setgroups", .path_fn = ns_setgroups_path,
+	  .setup = userns_setup, .teardown = ns_teardown,
+	  .state = ns_setgroups_state, .rflags = RO, .wflags = WO, .off = 0,
+	  .rlen = 64, .rsplit = 2, .content = C_HASH, PAY(pay_setgroups) },
+	{ "/proc/net/protocols", "/proc/net/protocols", .rflags = RO, NOW,
+	  .off = 0, .rlen = 8192, .rsplit = 10, .content = C_REF, .vol = 1 },
+	{ "/proc/net/sockstat", "/proc/net/sockstat", .rflags = RO, NOW,
+	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	/* proc_ops with ->proc_read: run through the loop by procfs. */
+	{ "/proc/kpageflags", "/proc/kpageflags", .rflags = RO, NOW, .off = 0,
+	  .rlen = 64, .rsplit = 4, .content = C_REF },
+	{ "/proc/kpagecount", "/proc/kpagecount", .rflags = RO, NOW, .off = 0,
+	  .rlen = 64, .rsplit = 4, .content = C_REF },
+	{ "/proc/bus/pci/00/00.0", "/proc/bus/pci/00/00.0", .rflags = RO, NOW,
+	  .off = 0, .rlen = 64, .rsplit = 3, .content = C_REF },
+
+	/* Directories: generic_dir_read_iter(). */
+	{ "dir:/proc", "/proc", .rflags = DIRF, NOW, .off = -1, .rlen = 64 },
+	{ "dir:/proc/self", "/proc/self", .rflags = DIRF, NOW, .off = -1,
+	  .rlen = 64 },
+	{ "dir:/sys/kernel(kernfs)", "/sys/kernel", .rflags = DIRF, NOW,
+	  .off = -1, .rlen = 64 },
+	{ "dir:/tmp(tmpfs)", "/tmp", .rflags = DIRF, NOW, .off = -1,
+	  .rlen = 64 },
+	{ "dir:/dev(devtmpfs)", "/dev", .rflags = DIRF, NOW, .off = -1,
+	  .rlen = 64 },
+	{ "dir:configfs", "/sys/kernel/config", .rflags = DIRF, NOW,
+	  .off = -1, .rlen = 64 },
+	{ "dir:debugfs", "/sys/kernel/debug", .rflags = DIRF, NOW, .off = -1,
+	  .rlen = 64 },
+	{ "dir:fusectl", "/sys/fs/fuse/connections", .rflags = DIRF, NOW,
+	  .off = -1, .rlen = 64 },
+	{ "dir:ext4", .path_fn = ext4_dir, .present = ext4_present,
+	  .rflags = DIRF, NOW, .off = -1, .rlen = 64 },
+	{ "dir:ext2", .path_fn = ext2_dir, .present = ext2_present,
+	  .rflags = DIRF, NOW, .off = -1, .rlen = 64 },
+	{ "dir:xfs", .path_fn = xfs_dir, .present = xfs_present,
+	  .rflags = DIRF, NOW, .off = -1, .rlen = 64 },
+
+	/* Character devices. */
+	{ "/dev/null", "/dev/null", .rflags = RO, .wflags = WO, .off = -1,
+	  .rlen = 64, .rsplit = 3, .content = C_HASH, PAY(pay_bytes) },
+	{ "/dev/zero", "/dev/zero", .rflags = RO, .wflags = WO, .off = -1,
+	  .rlen = 64, .rsplit = 3, .content = C_HASH, PAY(pay_bytes) },
+	{ "/dev/full", "/dev/full", .rflags = RO, .wflags = WO, .off = -1,
+	  .rlen = 64, .rsplit = 3, .content = C_HASH, PAY(pay_bytes) },
+	{ "/dev/port", "/dev/port", .state = port_state, .rflags = RO,
+	  .wflags = WO, .off = 0x80, .rlen = 4, .rsplit = 1, .content = C_REF,
+	  PAY(pay_port) },
+	{ "/dev/mem", "/dev/mem", .present = devmem_present,
+	  .state = devmem_state, .rflags = RO, .wflags = WO, .off = 0x1000,
+	  .rlen = 64, .rsplit = 3, .content = C_HASH, PAY(pay_bytes) },
+	{ "/dev/mem@bios", "/dev/mem", .present = devmem_present,
+	  .rflags = RO, NOW, .off = 0xfd800, .rlen = 8192, .rsplit = 4095,
+	  .content = C_REF },
+	{ "/dev/mem@2MiB", "/dev/mem", .present = devmem_present,
+	  .rflags = RO, NOW, .off = 0x200000, .rlen = 64, .rsplit = 3,
+	  .content = C_HASH },
+	{ "/dev/hwrng", "/dev/hwrng", .rflags = RO, NOW, .off = -1, .rlen = 64,
+	  .rsplit = 3, .content = C_SHAPE },
+	{ "/dev/rtc0", "/dev/rtc0", .rflags = O_RDONLY | O_NONBLOCK, NOW,
+	  .off = -1, .rlen = 8, .rsplit = 4, .content = C_HASH },
+	{ "/dev/cpu/0/msr", "/dev/cpu/0/msr", .rflags = RO, NOW, .off = 0x1b,
+	  .rlen = 16, .rsplit = 4, .content = C_REF },
+	{ "/dev/cpu/0/cpuid", "/dev/cpu/0/cpuid", .rflags = RO, NOW, .off = 0,
+	  .rlen = 32, .rsplit = 8, .content = C_REF },
+	{ "/dev/cpu_dma_latency", "/dev/cpu_dma_latency",
+	  .state = dma_latency_state, .rflags = RO, .wflags = WO, .off = -1,
+	  .rlen = 8, .rsplit = 2, .content = C_REF, PAY(pay_dma) },
+	{ "/dev/vcs1", "/dev/vcs1", .setup = vcs_setup,
+	  .teardown = vcs_teardown, .state = vcs_state, .rflags = RO,
+	  .wflags = WO, .off = 0, .rlen = 160, .rsplit = 3, .content = C_REF,
+	  PAY(pay_vcs) },
+	{ "/dev/vcsa1", "/dev/vcsa1", .setup = vcsa_setup,
+	  .teardown = vcsa_teardown, .state = vcsa_state, .rflags = RO,
+	  .wflags = WO, .off = 4, .rlen = 160, .rsplit = 3, .content = C_REF,
+	  PAY(pay_vcsa) },
+	{ "/dev/vcsu", "/dev/vcsu", .rflags = RO, .wflags = WO, .off = 0,
+	  .rlen = 64, .rsplit = 6, .content = C_REF, PAY(pay_vcsu) },
+	{ "/dev/vcs", "/dev/vcs", .rflags = RO, NOW, .off = 0, .rlen = 160,
+	  .rsplit = 3, .content = C_REF },
+	{ "/dev/vga_arbiter", "/dev/vga_arbiter", .state = vga_state,
+	  .rflags = RO, .wflags = O_RDWR, .off = -1, .rlen = 128, .rsplit = 5,
+	  .content = C_REF, PAY(pay_vga) },
+	{ "usbfs:001/001", .path_fn = usbfs_path, .present = usbfs_present,
+	  .rflags = RO, NOW, .off = 0, .rlen = 64, .rsplit = 9,
+	  .content = C_REF },
+
+	/* fuse control files. */
+	{ "fusectl:waiting", .path_fn = fuse_waiting_path,
+	  .present = fuse_present, .setup = fuse_setup,
+	  .teardown = fuse_teardown, .rflags = RO, NOW, .off = -1, .rlen = 64,
+	  .rsplit = 1, .content = C_HASH },
+	{ "fusectl:max_background", .path_fn = fuse_max_background_path,
+	  .present = fuse_present, .setup = fuse_setup,
+	  .teardown = fuse_teardown, .state = fuse_max_background_state,
+	  .rflags = RO, .wflags = WO, .off = -1, .rlen = 64, .rsplit = 1,
+	  .content = C_HASH, PAY(pay_fuse_limit) },
+	{ "fusectl:congestion_threshold",
+	  .path_fn = fuse_congestion_threshold_path, .present = fuse_present,
+	  .setup = fuse_setup, .teardown = fuse_teardown,
+	  .state = fuse_congestion_threshold_state, .rflags = RO,
+	  .wflags = WO, .off = -1, .rlen = 64, .rsplit = 1, .content = C_HASH,
+	  PAY(pay_fuse_limit) },
+	{ "fusectl:abort", .path_fn = fuse_abort_path, .present = fuse_present,
+	  .setup = fuse_setup, .teardown = fuse_teardown,
+	  .state = fuse_waiting_state, NOR, .wflags = WO, .off = -1,
+	  PAY(pay_fuse_abort) },
+
+	/* debugfs. */
+	{ "debugfs:fault_around_bytes", FAULT_AROUND,
+	  .setup = fault_around_setup, .teardown = restore_value,
+	  .state = fault_around_state, .rflags = RO, .wflags = WO, .off = -1,
+	  .rlen = 64, .rsplit = 2, .content = C_HASH, PAY(pay_fault_around) },
+	{ "debugfs:clear_warn_once", "/sys/kernel/debug/clear_warn_once",
+	  .rflags = RO, .wflags = WO, .off = -1, .rlen = 64, .rsplit = 1,
+	  .content = C_HASH, PAY(pay_clear_warn) },
+	{ "debugfs:sleep_time", "/sys/kernel/debug/sleep_time", .rflags = RO,
+	  NOW, .off = 0, .rlen = 256, .rsplit = 10, .content = C_HASH },
+	{ "debugfs:x86/tlb_single_page_flush_ceiling", TLB_CEILING,
+	  .setup = tlb_setup, .teardown = restore_value, .state = tlb_state,
+	  .rflags = RO, .wflags = WO, .off = 0, .rlen = 64, .rsplit = 1,
+	  .content = C_HASH, PAY(pay_tlb) },
+	{ "debugfs:x86/init_pkru", INIT_PKRU, .setup = pkru_setup,
+	  .teardown = restore_value, .state = pkru_state, .rflags = RO,
+	  .wflags = WO, .off = 0, .rlen = 64, .rsplit = 4, .content = C_REF,
+	  PAY(pay_pkru) },
+	{ "debugfs:x86/pat_memtype_list", "/sys/kernel/debug/x86/pat_memtype_list",
+	  .rflags = RO, NOW, .off = 0, .rlen = 8192, .rsplit = 10,
+	  .content = C_REF, .vol = 1 },
+	{ "debugfs:x86/cpa_stats", "/sys/kernel/debug/x86/cpa_stats",
+	  .rflags = RO, NOW, .off = 0, .rlen = 4096, .rsplit = 10,
+	  .content = C_REF, .vol = 1 },
+	{ "debugfs:x86/topo/domains", "/sys/kernel/debug/x86/topo/domains",
+	  .rflags = RO, NOW, .off = 0, .rlen = 4096, .rsplit = 10,
+	  .content = C_REF, .vol = 1 },
+	{ "debugfs:x86/topo/cpus/0", "/sys/kernel/debug/x86/topo/cpus/0",
+	  .rflags = RO, NOW, .off = 0, .rlen = 4096, .rsplit = 10,
+	  .content = C_REF, .vol = 1 },
+	{ "debugfs:x86/boot_params/setup_data/0/data",
+	  "/sys/kernel/debug/x86/boot_params/setup_data/0/data", .rflags = RO,
+	  NOW, .off = 0, .rlen = 64, .rsplit = 3, .content = C_REF },
+	{ "debugfs:block/vdX/state", .path_fn = blk_state_path,
+	  .present = blk_present, .state = blk_state, .rflags = RO,
+	  .wflags = WO, .off = 0, .rlen = 256, .rsplit = 3, .content = C_REF,
+	  .vol = 1, PAY(pay_blk) },
+	{ "debugfs:usb/devices", "/sys/kernel/debug/usb/devices", .rflags = RO,
+	  NOW, .off = 0, .rlen = 8192, .rsplit = 10, .content = C_REF,
+	  .vol = 1 },
+	{ "debugfs:lru_gen", "/sys/kernel/debug/lru_gen", .rflags = RO, NOW,
+	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	{ "debugfs:slab", "/sys/kernel/debug/slab", .rflags = DIRF, NOW,
+	  .off = -1, .rlen = 64 },
+	{ "debugfs:hid", "/sys/kernel/debug/hid", .rflags = DIRF, NOW,
+	  .off = -1, .rlen = 64 },
+	{ "/dev/ptp0", "/dev/ptp0", .rflags = RO, NOW, .off = -1, .rlen = 64,
+	  .content = C_SHAPE },
+	{ "/dev/mei0", "/dev/mei0", .rflags = RO, NOW, .off = -1, .rlen = 64,
+	  .content = C_SHAPE },
+};
+
+#define NTARGETS (sizeof(targets) / sizeof(targets[0]))
+
+/* ---- the operations ---- */
+
+enum op {
+	R_READ, R_PREAD, R_READV1, R_READV_UNEVEN, R_READV_BYTES,
+	R_READV_SPLIT, R_READV_FAULT, R_PREADV2, R_NONBLOCK, R_SPLICE,
+	R_AIO_PREAD, R_AIO_PREADV,
+	W_WRITE, W_PWRITE, W_WRITEV1, W_WRITEV_UNEVEN, W_WRITEV_BYTES,
+	W_WRITEV_SPLIT, W_WRITEV_FAULT, W_PWRITEV2, W_NONBLOCK, W_SPLICE,
+	W_AIO_PWRITE, W_AIO_PWRITEV,
+};
+
+static const struct { const char *name; int flag; } rwf[] = {
+	{ "HIPRI", RWF_HIPRI }, { "DSYNC", RWF_DSYNC }, { "SYNC", RWF_SYNC },
+	{ "NOWAIT", RWF_NOWAIT }, { "APPEND", RWF_APPEND },
+	{ "NOAPPEND", RWF_NOAPPEND },
+};
+
+static unsigned char buf[BUF_MAX], ref[BUF_MAX];
+static long ref_len = -1;
+static char *hole;	/* an unmapped page */
+
+/* Segments over buf for a vector case. */
+static int make_segs(enum op op, size_t len, const size_t *split, int nsplit,
+		     struct iovec *iov, size_t *seglen)
+{
+	size_t e = len / 8 ? len / 8 : 1, done = 0;
+	int n = 0, i;
+
+	switch (op) {
+	case R_READV1: case W_WRITEV1:
+		seglen[n++] = len;
+		break;
+	case R_READV_UNEVEN: case W_WRITEV_UNEVEN: case R_AIO_PREADV:
+	case W_AIO_PWRITEV:
+		if (len < 3) {
+			seglen[n++] = len;
+			break;
+		}
+		seglen[n++] = e;
+		seglen[n++] = e;
+		seglen[n++] = len - 2 * e;
+		break;
+	case R_READV_BYTES: case W_WRITEV_BYTES:
+		while (done < len && n < 32) {
+			seglen[n++] = 1;
+			done++;
+		}
+		if (done < len)
+			seglen[n++] = len - done;
+		break;
+	case R_READV_SPLIT: case W_WRITEV_SPLIT: case R_READV_FAULT:
+	case W_WRITEV_FAULT:
+		for (i = 0; i < nsplit; i++)
+			seglen[n++] = split[i];
+		break;
+	default:
+		break;
+	}
+	done = 0;
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = buf + done;
+		iov[i].iov_len = seglen[i];
+		done += seglen[i];
+	}
+	if (op == R_READV_FAULT || op == W_WRITEV_FAULT)
+		iov[n - 1].iov_base = hole;
+	return n;
+}
+
+static void print_ret(long r)
+{
+	if (r <= -2000000L)
+		out(" ret=nocompletion");
+	else if (r <= -1000000L)
+		out(" ret=submit:-%s", errname((int)(-r - 1000000L)));
+	else if (r < 0)
+		out(" ret=-%s", errname((int)-r));
+	else if (cur->vol && r > 0)
+		out(" ret=pos");
+	else
+		out(" ret=%ld", r);
+}
+
+static void print_segs(long r, const size_t *seglen, int n)
+{
+	int i;
+
+	if (n <= 1)
+		return;
+	out(" segs=");
+	for (i = 0; i < n; i++) {
+		size_t got = r > 0 ? ((size_t)r < seglen[i] ? (size_t)r : seglen[i]) : 0;
+
+		if (r > 0)
+			r -= got;
+		if (cur->vol)
+			out("%s%s", i ? "," : "",
+			    got == seglen[i] ? "F" : got ? "P" : "0");
+		else
+			out("%s%zu", i ? "," : "", got);
+	}
+}
+
+/* What landed in buf[0..n): its canonical form. */
+static void print_data(long n)
+{
+	unsigned char c[BUF_MAX];
+	const unsigned char *semi;
+	long i;
+
+	if (n <= 0)
+		return;
+	memcpy(c, buf, n);
+	switch (cur->content) {
+	case C_HASH:
+		out(" data=%08x", fnv(c, n));
+		break;
+	case C_REF:
+		out(" data=%s", ref_len >= n && !memcmp(c, ref, n) ? "ref" : "!ref");
+		break;
+	case C_SHAPE:
+		break;
+	case C_EVDEV:	/* input_event: 16 bytes of time, then type, code, value */
+		for (i = 0; i < n; i++)
+			if (i % 24 < 16)
+				c[i] = 0;
+		out(" data=%08x", fnv(c, n));
+		break;
+	case C_PERF:	/* value, then the id */
+		for (i = 8; i < 16 && i < n; i++)
+			c[i] = 0;
+		out(" data=%08x", fnv(c, n));
+		break;
+	case C_FANOTIFY:	/* fd and pid at 16..23 */
+		for (i = 16; i < 24 && i < n; i++)
+			c[i] = 0;
+		out(" data=%08x", fnv(c, n));
+		break;
+	case C_KMSG:	/* "prio,seq,usec,flags;text\n": the text only */
+		semi = memchr(c, ';', n);
+		if (semi)
+			out(" data=hdr+%08x", fnv(semi + 1, c + n - semi - 1));
+		else
+			out(" data=nohdr");
+		break;
+	}
+}
+
+static int open_target(int wr, int extra)
+{
+	int flags = (wr ? cur->wflags : cur->rflags) | extra;
+
+	if (cur->open_fn) {
+		int fd = cur->open_fn(flags);
+
+		if (fd >= 0 && (extra & O_NONBLOCK))
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		return fd;
+	}
+	return open(tpath(), flags);
+}
+
+/* The reference bytes: one plain read at the case's offset, fresh open. */
+static void take_ref(void)
+{
+	long off = toff(0);
+	int fd = open_target(0, 0);
+
+	ref_len = -1;
+	if (fd < 0)
+		return;
+	if (cur->prime)
+		cur->prime(fd);
+	ref_len = off >= 0 ? pread(fd, ref, cur->rlen, off) :
+			     read(fd, ref, cur->rlen);
+	close(fd);
+}
+
+static long do_splice(int wr, int fd, size_t len, long off)
+{
+	loff_t o = off;
+	int p[2];
+	ssize_t n;
+	long r;
+
+	if (pipe(p))
+		return -errno;
+	if (wr) {
+		if (write(p[1], buf, len) != (ssize_t)len) {
+			r = -EPIPE;
+		} else {
+			n = splice(p[0], NULL, fd, off >= 0 ? &o : NULL, len, 0);
+			r = n < 0 ? -errno : n;
+		}
+	} else {
+		/* Non-blocking pipe: never wait for room. */
+		n = splice(fd, off >= 0 ? &o : NULL, p[1], NULL, len,
+			   SPLICE_F_NONBLOCK);
+		r = n < 0 ? -errno : n;
+		if (n > 0 && read(p[0], buf, n) != n)
+			r = -EPIPE;
+	}
+	close(p[0]);
+	close(p[1]);
+	return r;
+}
+
+/* One case, in the child. Fills line[] (after the key). */
+static void run_case(enum op op, int sub)
+{
+	struct iovec iov[MAX_SEGS];
+	size_t seglen[MAX_SEGS], split[2], len;
+	int wr = op >= W_WRITE, nseg = 0, fd, e;
+	const struct payload *pay = NULL;
+	long off = -1, r = 0;
+	char st[256];
+
+	if (cur->setup) {
+		e = cur->setup();
+		if (e) {
+			out(" setup=-%s", errname(-e));
+			goto teardown;
+		}
+	}
+	off = toff(wr);
+	if (wr) {
+		pay = &cur->pay[op == W_WRITEV_SPLIT ? sub : 0];
+		len = pay->len;
+		memcpy(buf, pay->data, len);
+	} else {
+		len = cur->rlen;
+		if (cur->content == C_REF)
+			take_ref();
+		memset(buf, 0xa5, len);
+	}
+	fd = open_target(wr, op == R_NONBLOCK || op == W_NONBLOCK ? O_NONBLOCK : 0);
+	if (fd < 0) {
+		out(" open=-%s", errname(errno));
+		goto teardown;
+	}
+	cur_fd = fd;
+	if (!wr && cur->prime && op != R_NONBLOCK)
+		cur->prime(fd);
+	if (off >= 0 && op != R_PREAD && op != W_PWRITE && lseek(fd, off, SEEK_SET) < 0) {
+		/* Not seekable: the case runs at the position. */
+	}
+	switch (op) {
+	case R_READ: case R_NONBLOCK:
+		r = read(fd, buf, len);
+		break;
+	case W_WRITE: case W_NONBLOCK:
+		r = write(fd, buf, len);
+		break;
+	case R_PREAD:
+		r = pread(fd, buf, len, off < 0 ? 0 : off);
+		break;
+	case W_PWRITE:
+		r = pwrite(fd, buf, len, off < 0 ? 0 : off);
+		break;
+	case R_READV1: case R_READV_UNEVEN: case R_READV_BYTES:
+	case R_READV_SPLIT: case R_READV_FAULT:
+		split[0] = op == R_READV_FAULT ? len / 2 : cur->rsplit;
+		split[1] = len - split[0];
+		nseg = make_segs(op, len, split, 2, iov, seglen);
+		r = readv(fd, iov, nseg);
+		break;
+	case W_WRITEV1: case W_WRITEV_UNEVEN: case W_WRITEV_BYTES:
+	case W_WRITEV_SPLIT: case W_WRITEV_FAULT:
+		if (op == W_WRITEV_FAULT) {
+			split[0] = pay->seg[0];
+			split[1] = len - split[0];
+			nseg = make_segs(op, len, split, 2, iov, seglen);
+		} else {
+			nseg = make_segs(op, len, pay->seg, pay->nseg, iov, seglen);
+		}
+		r = writev(fd, iov, nseg);
+		break;
+	case R_PREADV2:
+		iov[0].iov_base = buf;
+		iov[0].iov_len = len;
+		r = preadv2(fd, iov, 1, off, rwf[sub].flag);
+		break;
+	case W_PWRITEV2:
+		iov[0].iov_base = buf;
+		iov[0].iov_len = len;
+		r = pwritev2(fd, iov, 1, off, rwf[sub].flag);
+		break;
+	case R_SPLICE: case W_SPLICE:
+		r = do_splice(wr, fd, len, off);
+		break;
+	case R_AIO_PREAD: case W_AIO_PWRITE:
+		r = aio_one(wr ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD, fd, buf, len,
+			    off < 0 ? 0 : off);
+		break;
+	case R_AIO_PREADV: case W_AIO_PWRITEV:
+		nseg = make_segs(op, len, NULL, 0, iov, seglen);
+		r = aio_one(wr ? IOCB_CMD_PWRITEV : IOCB_CMD_PREADV, fd, iov,
+			    nseg, off < 0 ? 0 : off);
+		break;
+	}
+	if (r < 0 && r > -1000000L && op != R_AIO_PREAD && op != R_AIO_PREADV &&
+	    op != W_AIO_PWRITE && op != W_AIO_PWRITEV && op != R_SPLICE &&
+	    op != W_SPLICE)
+		r = -errno;
+	print_ret(r);
+	print_segs(r, seglen, nseg);
+	if (!wr && r > 0 && r <= (long)len)
+		print_data(r);
+	if (wr && cur->state) {
+		st[0] = '\0';
+		cur->state(st, sizeof(st));
+		out(" state=%s", st);
+	}
+	close(fd);
+teardown:
+	if (cur->teardown)
+		cur->teardown();
+}
+
+/* ---- the parent: one child per case ---- */
+
+static int ncases, nfiles;
+
+static void one(const struct target *t, enum op op, int sub, const char *name)
+{
+	char key[512], res[2048];
+	int p[2], status;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	snprintf(key, sizeof(key), "%s %s", t->name, name);
+	ncases++;
+	fflush(stdout);
+	if (pipe(p)) {
+		printf("%s harness:pipe-%s\n", key, errname(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		long page = sysconf(_SC_PAGESIZE);
+
+		close(p[0]);
+		alarm(20);
+		cur = t;
+		/* The AIO ring and the hole first: no mapping changes after. */
+		syscall(__NR_io_setup, 4, &aio_ctx);
+		hole = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+		munmap(hole, page);
+		line[0] = '\0';
+		run_case(op, sub);
+		if (write(p[1], line, strlen(line)) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		printf("%s harness:fork-%s\n", key, errname(errno));
+		close(p[0]);
+		return;
+	}
+	while ((n = read(p[0], res + got, sizeof(res) - 1 - got)) > 0)
+		got += n;
+	res[got] = '\0';
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	if (WIFSIGNALED(status))
+		printf("%s killed:%s\n", key, WTERMSIG(status) == SIGALRM ?
+		       "timeout" : strsignal(WTERMSIG(status)));
+	else
+		printf("%s%s\n", key, res);
+}
+
+static int present(const struct target *t)
+{
+	if (t->present)
+		return t->present();
+	if (t->path)
+		return !access(t->path, F_OK);
+	return 1;
+}
+
+static void run_target(const struct target *t)
+{
+	char name[128];
+	int i;
+
+	if (!present(t)) {
+		printf("%s absent\n", t->name);
+		return;
+	}
+	nfiles++;
+	if (t->rflags != -1) {
+		one(t, R_READ, 0, "read");
+		one(t, R_PREAD, 0, "pread");
+		one(t, R_READV1, 0, "readv[one]");
+		one(t, R_READV_UNEVEN, 0, "readv[1/8,1/8,rest]");
+		one(t, R_READV_BYTES, 0, "readv[1x32,rest]");
+		snprintf(name, sizeof(name), "readv[%zu,rest]", t->rsplit);
+		one(t, R_READV_SPLIT, 0, name);
+		one(t, R_READV_FAULT, 0, "readv[half,unmapped]");
+		for (i = 0; i < 6; i++) {
+			snprintf(name, sizeof(name), "preadv2[%s]", rwf[i].name);
+			one(t, R_PREADV2, i, name);
+		}
+		one(t, R_NONBLOCK, 0, "read(O_NONBLOCK,unprimed)");
+		one(t, R_SPLICE, 0, "splice-to-pipe");
+		one(t, R_AIO_PREAD, 0, "aio-PREAD");
+		one(t, R_AIO_PREADV, 0, "aio-PREADV[1/8,1/8,rest]");
+	}
+	if (t->wflags != -1) {
+		one(t, W_WRITE, 0, "write");
+		one(t, W_PWRITE, 0, "pwrite");
+		one(t, W_WRITEV1, 0, "writev[one]");
+		one(t, W_WRITEV_UNEVEN, 0, "writev[1/8,1/8,rest]");
+		one(t, W_WRITEV_BYTES, 0, "writev[1x32,rest]");
+		for (i = 0; i < t->npay; i++) {
+			snprintf(name, sizeof(name), "writev%s", t->pay[i].tag);
+			one(t, W_WRITEV_SPLIT, i, name);
+		}
+		one(t, W_WRITEV_FAULT, 0, "writev[first,unmapped]");
+		for (i = 0; i < 6; i++) {
+			snprintf(name, sizeof(name), "pwritev2[%s]", rwf[i].name);
+			one(t, W_PWRITEV2, i, name);
+		}
+		one(t, W_NONBLOCK, 0, "write(O_NONBLOCK)");
+		one(t, W_SPLICE, 0, "splice-from-pipe");
+		one(t, W_AIO_PWRITE, 0, "aio-PWRITE");
+		one(t, W_AIO_PWRITEV, 0, "aio-PWRITEV[1/8,1/8,rest]");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	/* configfs, for its directory. */
+	if (access("/sys/kernel/config", F_OK) == 0)
+		mount("configfs", "/sys/kernel/config", "configfs", 0, NULL);
+	for (i = 0; i < NTARGETS; i++)
+		if (argc < 2 || strstr(targets[i].name, argv[1]))
+			run_target(&targets[i]);
+	printf("# difftest: %d files, %d cases\n", nfiles, ncases);
+	return 0;
+}

@@ -1,0 +1,156 @@
+#!/bin/bash
+# The stock-vs-patched differential test: boot a kernel in harness.mode=diff
+# (guest/difftest.c prints one canonical line per case), keep its lines, and
+# compare them with difftest/stock.out.
+# usage: difftest.sh record          boot stock, write difftest/stock.out
+#        difftest.sh compare         boot patched, compare with difftest/stock.out
+#        difftest.sh aa <kernel>     boot <kernel> twice, the outputs must be equal
+#        difftest.sh diff <file>     compare <file> with difftest/stock.out (no boot)
+# Needs both kernels built (make build, make build KERNEL=stock) and builds
+# the guest's initramfs (scripts/build-guest.sh); it never builds a kernel.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+DIR=$TOP/difftest
+STOCK_OUT=$DIR/stock.out
+ALLOW=$DIR/allow.txt
+
+# The canonical lines of a diff-mode boot's results: what difftest printed
+# between the harness's begin and end markers, without its '#' lines.
+# usage: canon <kernel> <output file>
+canon() {
+	local res=$LOGS/$1-diff.out
+	[ -f "$res" ] || die "$res missing: the guest did not run (see $LOGS/$1-diff.qemu)"
+	tr -d '\r' <"$res" | awk -v res="$res" '
+		/^### begin difftest/ { on = 1; next }
+		/^### end difftest / { split($4, rc, "="); end = 1; on = 0; next }
+		/^### done/ { done = 1 }
+		on && !/^#/ { print }
+		END {
+			if (!end) { print "error: difftest did not finish in " res > "/dev/stderr"; exit 1 }
+			if (rc[2] != 0) { print "error: difftest exited with status " rc[2] " (" res ")" > "/dev/stderr"; exit 1 }
+			if (!done) { print "error: the guest did not reach its end (" res ")" > "/dev/stderr"; exit 1 }
+		}' >"$2" || die "no complete difftest output from the $1 kernel: see $res and $LOGS/$1-diff.console"
+	[ -s "$2" ] || die "difftest printed nothing on the $1 kernel: see $res"
+}
+
+boot_canon() {
+	"$TOP/scripts/boot.sh" "$1" diff
+	canon "$1" "$2"
+}
+
+guest() {
+	"$TOP/scripts/build-guest.sh"
+}
+
+# Compare <file> (patched) with stock.out; print each difference not allowed
+# by allow.txt, a summary, and fail if any remains. Every line is
+# "<file> <case> <result...>", or "<file> absent".
+compare() {
+	local patched=$1
+	[ -f "$STOCK_OUT" ] || die "$STOCK_OUT missing: run make difftest-stock first"
+	[ -f "$ALLOW" ] || die "$ALLOW missing"
+	awk -v allowf="$ALLOW" -v diffs="$LOGS/difftest.differences" '
+	function key(l,   f) {
+		split(l, f, " ")
+		return f[2] == "absent" ? f[1] : f[1] " " f[2]
+	}
+	function result(l,   f, k) {
+		split(l, f, " ")
+		if (f[2] == "absent") return "absent"
+		k = f[1] " " f[2]
+		return substr(l, length(k) + 2)
+	}
+	# A shell glob (*, ?) as an anchored regular expression.
+	function glob(g,   r, i, c) {
+		r = "^"
+		for (i = 1; i <= length(g); i++) {
+			c = substr(g, i, 1)
+			if (c == "*") r = r ".*"
+			else if (c == "?") r = r "."
+			else if (c ~ /[][\\^$.|()+{}]/) r = r "\\" c
+			else r = r c
+		}
+		return r "$"
+	}
+	BEGIN {
+		while ((getline l < allowf) > 0) {
+			sub(/\r$/, "", l)
+			if (l ~ /^[ \t]*(#|$)/) continue
+			n = split(l, f, /[ \t]+/)
+			if (n < 4) { print "error: " allowf ": an entry needs a file, a case, a stock result and a reason: " l > "/dev/stderr"; exit 2 }
+			na++
+			afile[na] = glob(f[1]); acase[na] = glob(f[2]); astock[na] = glob(f[3])
+		}
+	}
+	FNR == NR { k = key($0); s[k] = result($0); order[++ns] = k; next }
+	{ k = key($0); p[k] = result($0); if (!(k in s)) order[++ns] = k }
+	END {
+		printf "" > diffs
+		for (i = 1; i <= ns; i++) {
+			k = order[i]
+			if (k in seen) continue
+			seen[k] = 1
+			split(k, kf, " ")
+			files[kf[1]] = 1
+			cases++
+			sv = (k in s) ? s[k] : "(missing)"
+			pv = (k in p) ? p[k] : "(missing)"
+			if (sv == pv) continue
+			differences++
+			line = k ": stock=" sv " patched=" pv
+			print line > diffs
+			ok = 0
+			for (a = 1; a <= na && !ok; a++)
+				if (kf[1] ~ afile[a] && kf[2] ~ acase[a] && sv ~ astock[a])
+					ok = 1
+			if (ok) { allowed++; continue }
+			print line
+			bad++
+			badfile[kf[1]]++
+		}
+		for (f in files) nfiles++
+		printf "difftest: %d files, %d cases, %d differences, %d allowed, %d not allowed\n",
+			nfiles, cases, differences, allowed, bad
+		if (bad) {
+			printf "not allowed, by file:"
+			for (f in badfile) printf " %s=%d", f, badfile[f]
+			printf "\n"
+		}
+		exit bad ? 1 : 0
+	}' "$STOCK_OUT" "$patched"
+}
+
+cmd=${1:-}
+case "$cmd" in
+record)
+	guest
+	mkdir -p "$DIR"
+	boot_canon stock "$LOGS/stock-diff.canon"
+	cp "$LOGS/stock-diff.canon" "$STOCK_OUT"
+	step "difftest/stock.out: $(wc -l <"$STOCK_OUT") lines"
+	;;
+compare)
+	guest
+	boot_canon patched "$LOGS/patched-diff.canon"
+	step "comparing the patched kernel with difftest/stock.out"
+	compare "$LOGS/patched-diff.canon"
+	;;
+diff)
+	compare "${2:?usage: difftest.sh diff <file>}"
+	;;
+aa)
+	kernel=${2:?usage: difftest.sh aa stock|patched}
+	guest
+	boot_canon "$kernel" "$LOGS/$kernel-diff.canon.1"
+	boot_canon "$kernel" "$LOGS/$kernel-diff.canon.2"
+	if diff -u "$LOGS/$kernel-diff.canon.1" "$LOGS/$kernel-diff.canon.2"; then
+		step "A/A on the $kernel kernel: two boots, $(wc -l <"$LOGS/$kernel-diff.canon.1") lines, identical"
+	else
+		die "A/A on the $kernel kernel: the two boots differ (above)"
+	fi
+	;;
+*)
+	die "usage: difftest.sh record|compare|aa <kernel>|diff <file>"
+	;;
+esac
