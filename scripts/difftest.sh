@@ -6,6 +6,7 @@
 #        difftest.sh compare         boot patched, compare with difftest/stock.out
 #        difftest.sh aa <kernel>     boot <kernel> twice, the outputs must be equal
 #        difftest.sh diff <file>     compare <file> with difftest/stock.out (no boot)
+#        difftest.sh boot <kernel> <file>  boot once, write the canonical lines to <file>
 # Needs both kernels built (make build, make build KERNEL=stock) and builds
 # the guest's initramfs (scripts/build-guest.sh); it never builds a kernel.
 set -euo pipefail
@@ -136,6 +137,10 @@ compare)
 	step "comparing the patched kernel with difftest/stock.out"
 	compare "$LOGS/patched-diff.canon"
 	;;
+boot)
+	guest
+	boot_canon "${2:?usage: difftest.sh boot <kernel> <file>}" "${3:?usage: difftest.sh boot <kernel> <file>}"
+	;;
 diff)
 	compare "${2:?usage: difftest.sh diff <file>}"
 	;;
@@ -151,6 +156,6 @@ aa)
 	fi
 	;;
 *)
-	die "usage: difftest.sh record|compare|aa <kernel>|diff <file>"
+	die "usage: difftest.sh record|compare|aa <kernel>|boot <kernel> <file>|diff <file>"
 	;;
 esac
