@@ -1271,7 +1271,7 @@ static const struct target targets[] = {
 	  .rflags = RO, NOW, .off = 0x200000, .rlen = 64, .rsplit = 3,
 	  .content = C_HASH },
 	{ "/dev/hwrng", "/dev/hwrng", .rflags = RO, NOW, .off = -1, .rlen = 64,
-	  .rsplit = 3, .content = C_SHAPE },
+	  .rsplit = 3, .content = C_SHAPE, .vol = 1 },
 	{ "/dev/rtc0", "/dev/rtc0", .rflags = O_RDONLY | O_NONBLOCK, NOW,
 	  .off = -1, .rlen = 8, .rsplit = 4, .content = C_HASH },
 	{ "/dev/cpu/0/msr", "/dev/cpu/0/msr", .rflags = RO, NOW, .off = 0x1b,
@@ -1785,7 +1785,7 @@ static void run_target(const struct target *t)
 		one(t, R_AIO_PREAD, 0, "aio-PREAD");
 		one(t, R_AIO_PREADV, 0, "aio-PREADV[1/8,1/8,rest]");
 	}
-	if (t->wflags != -1) {
+	if (t->wflags != -1 && t->npay) {
 		one(t, W_WRITE, 0, "write");
 		one(t, W_PWRITE, 0, "pwrite");
 		one(t, W_WRITEV1, 0, "writev[one]");
