@@ -1816,6 +1816,9 @@ int main(int argc, char **argv)
 	/* configfs, for its directory. */
 	if (access("/sys/kernel/config", F_OK) == 0)
 		mount("configfs", "/sys/kernel/config", "configfs", 0, NULL);
+	/* fusectl, for its directory and the control files. */
+	if (access(FUSECTL, F_OK) == 0)
+		mount("fusectl", FUSECTL, "fusectl", 0, NULL);
 	for (i = 0; i < NTARGETS; i++)
 		if (argc < 2 || strstr(targets[i].name, argv[1]))
 			run_target(&targets[i]);
