@@ -3,7 +3,9 @@
 # (guest/difftest.c prints one canonical line per case), keep its lines, and
 # compare them with difftest/stock.out.
 # usage: difftest.sh record          boot stock, write difftest/stock.out
-#        difftest.sh compare         boot patched, compare with difftest/stock.out
+#        difftest.sh compare         boot patched, compare with difftest/stock.out,
+#                                    write the differences not allowed to
+#                                    difftest/patched-differences.txt
 #        difftest.sh aa <kernel>     boot <kernel> twice, the outputs must be equal
 #        difftest.sh diff <file>     compare <file> with difftest/stock.out (no boot)
 #        difftest.sh boot <kernel> <file>  boot once, write the canonical lines to <file>
@@ -135,7 +137,13 @@ compare)
 	guest
 	boot_canon patched "$LOGS/patched-diff.canon"
 	step "comparing the patched kernel with difftest/stock.out"
-	compare "$LOGS/patched-diff.canon"
+	rc=0
+	compare "$LOGS/patched-diff.canon" | tee "$LOGS/difftest.report" || rc=$?
+	# The differences not allowed: the current state, kept in the repository.
+	grep -v '^\(difftest: \|not allowed, by file:\)' "$LOGS/difftest.report" \
+		>"$DIR/patched-differences.txt" || true
+	step "difftest/patched-differences.txt: $(wc -l <"$DIR/patched-differences.txt") differences not allowed"
+	exit $rc
 	;;
 boot)
 	guest
