@@ -112,12 +112,12 @@ compare() {
 			bad++
 			badfile[kf[1]]++
 		}
-		for (f in files) nfiles++
+		for (fl in files) nfiles++
 		printf "difftest: %d files, %d cases, %d differences, %d allowed, %d not allowed\n",
 			nfiles, cases, differences, allowed, bad
 		if (bad) {
 			printf "not allowed, by file:"
-			for (f in badfile) printf " %s=%d", f, badfile[f]
+			for (fl in badfile) printf " %s=%d", fl, badfile[fl]
 			printf "\n"
 		}
 		exit bad ? 1 : 0
