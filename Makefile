@@ -50,11 +50,14 @@ run: build guest
 	@$(S)/show-run.sh $(KERNEL)-run
 
 # The suite, then the two durability boots (scripts/durability.sh), which
-# read-results.sh counts as one more test.
+# read-results.sh counts as one more test, then one boot of the differential
+# test against the stock kernel's lines in difftest/stock.out (not on debug
+# kernels: their output is not the reference's).
 check: build guest
 	@$(S)/boot.sh $(KERNEL) check
 	@$(S)/durability.sh $(KERNEL)
 	@$(S)/read-results.sh $(TAG)-check $(TAG)-durability-write $(TAG)-durability-verify
+	@[ "$(DEBUG)" = 1 ] || $(S)/difftest.sh check $(KERNEL)
 
 legacy-report: build
 	@$(S)/legacy-report.sh $(if $(LIST),--list)

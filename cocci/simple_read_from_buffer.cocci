@@ -4,6 +4,10 @@
 /// method around simple_read_iter_from_buffer(), and the file_operations
 /// that use it get ->read_iter and copy_splice_read(). Anything else that
 /// touches buf, count or ppos is left alone for a conversion by hand.
+/// A read from a buffer at an offset does not depend on segment
+/// boundaries, so readv() may make one call; FOP_READ_NO_RWF keeps
+/// preadv2() refusing RWF_* flags as it did. A structure that already has
+/// .fop_flags needs the flag added by hand.
 //
 // Confidence: Moderate: read every result.
 // Options: --no-includes --include-headers
@@ -47,6 +51,7 @@ struct file_operations ops = {
 	...,
 -	.read = fn,
 +	.read_iter = fn_iter,
++	.fop_flags = FOP_READ_NO_RWF,
 +	.splice_read = copy_splice_read,
 	...
 };

@@ -7,6 +7,8 @@
 #                                    write the differences not allowed to
 #                                    difftest/patched-differences.txt
 #        difftest.sh aa <kernel>     boot <kernel> twice, the outputs must be equal
+#        difftest.sh check <kernel>  make check's step: boot <kernel>, compare
+#                                    with difftest/stock.out, change no file
 #        difftest.sh diff <file>     compare <file> with difftest/stock.out (no boot)
 #        difftest.sh boot <kernel> <file>  boot once, write the canonical lines to <file>
 # Needs both kernels built (make build, make build KERNEL=stock) and builds
@@ -160,6 +162,15 @@ compare)
 	}' "$LOGS/patched-diff.canon"
 	exit $rc
 	;;
+check)
+	# make check: the kernel just tested against the stock kernel's lines
+	# in the repository (CI builds no stock kernel). On the stock kernel
+	# itself this must find no difference at all.
+	kernel="${2:?usage: difftest.sh check <kernel>}"
+	boot_canon "$kernel" "$LOGS/$kernel-diff.canon"
+	step "comparing the $kernel kernel with difftest/stock.out"
+	compare "$LOGS/$kernel-diff.canon"
+	;;
 boot)
 	guest
 	boot_canon "${2:?usage: difftest.sh boot <kernel> <file>}" "${3:?usage: difftest.sh boot <kernel> <file>}"
@@ -179,6 +190,6 @@ aa)
 	fi
 	;;
 *)
-	die "usage: difftest.sh record|compare|aa <kernel>|boot <kernel> <file>|diff <file>"
+	die "usage: difftest.sh record|compare|check <kernel>|aa <kernel>|boot <kernel> <file>|diff <file>"
 	;;
 esac
