@@ -10,7 +10,7 @@ S := scripts
 # The logs' prefix: build/logs/<kernel>[-debug]-<mode>.*
 TAG := $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check check-series legacy-report bench difftest difftest-stock difftest-aa deps tree apply export build guest clean help
+.PHONY: all run check check-series legacy-report bench bench-aa profile difftest difftest-stock difftest-aa deps tree apply export build guest clean help
 
 all: check
 
@@ -20,6 +20,8 @@ help:
 	@echo "make legacy-report [LIST=1] count file_operations still wiring .read/.write"
 	@echo "make check-series        build every patch on its own and run checkpatch on it"
 	@echo "make bench               both kernels side by side: table of patched/stock ratios and a plot"
+	@echo "make bench-aa [KERNEL=stock] one kernel against itself (A/A): each ratio is its row's noise"
+	@echo "make profile             instructions per read()/write(), per function, stock and patched (TCG plugin)"
 	@echo "make difftest-stock      boot the stock kernel in diff mode, store difftest/stock.out"
 	@echo "make difftest            boot the patched kernel in diff mode, compare with difftest/stock.out"
 	@echo "make difftest-aa         boot KERNEL twice in diff mode, the outputs must be identical"
@@ -67,6 +69,16 @@ check-series: tree
 
 bench: tree
 	@$(S)/bench.sh
+
+# The A/A test of make bench: the same kernel on both sides, booted
+# alternately as make bench boots the two; only that kernel is built.
+bench-aa: tree
+	@BENCH_AA=1 BENCH_KERNEL=$(KERNEL) $(S)/bench.sh
+
+# Where the instructions of one read() or write() go: a TCG plugin counts
+# them per function on both kernels (both must be built).
+profile:
+	@$(S)/profile.sh
 
 # The stock-vs-patched differential test (scripts/difftest.sh): both
 # kernels must be built already; it builds the guest, never a kernel.

@@ -1,14 +1,22 @@
 # make bench: the table of patched/stock ratios, from the guest outputs.
-# usage: awk -v dat=ratios.dat -f table.awk <kernel>-<round>.out...
-# A file's kernel is its name up to the last "-<round>.out" (stock, patched).
+# usage: awk -v dat=ratios.dat [-v ka=stock -v kb=patched] -f table.awk <kernel>-<round>.out...
+# A file's kernel is its name up to the last "-<round>.out": ka is the
+# reference (default stock), kb the one compared with it (default patched);
+# make bench-aa names the two sides of one kernel <kernel>-a and <kernel>-b.
 # Each "bench ..." row (bench/vaio-bench.c) becomes one table row: per kernel
 # the median of its boots' medians (one boot: that median) with the smallest
 # min and the largest max, in microseconds per operation, then the ratio of
-# the patched median to the stock one, and that of the mins (on a busy host
+# the kb median to the ka one, and that of the mins (on a busy host
 # noise only ever adds time, so the mins are a second opinion). A kernel on which the operation
 # failed shows the errno instead ("n/a" for a file it does not have, ENOENT),
 # and the row has no ratio. "fio ..." rows get IOPS and their ratio.
-# dat= gets "index ratio label group" for the plot.
+# Under the table: per group, the geometric means of the median ratios and
+# of the min ratios over the rows that have both, and the verdict of issue
+# 13: every single-call row (group a) with both figures at a min ratio of
+# at most lim_row (1.05), their median ratios' geometric mean at most
+# lim_geo (1.02), every control row's min ratio at most lim_ctl (1.02).
+# dat= gets "index ratio label group" for the plot (group: a 1, b 2, c 3,
+# control 4).
 
 function kernel_of(f) {
 	sub(/.*\//, "", f)
@@ -44,6 +52,24 @@ function cell(k, key, n, i, l) {
 		l[i] = med[k, key, i]
 	medv[k, key] = median(l, n)
 	return sprintf("%s [%s-%s]", us(medv[k, key]), us(mn[k, key]), us(mx[k, key]))
+}
+
+# A group's label: "(a)", "(control)".
+function glabel(g) {
+	return "(" g ")"
+}
+
+BEGIN {
+	if (ka == "")
+		ka = "stock"
+	if (kb == "")
+		kb = "patched"
+	if (lim_row == "")
+		lim_row = 1.05
+	if (lim_geo == "")
+		lim_geo = 1.02
+	if (lim_ctl == "")
+		lim_ctl = 1.02
 }
 
 FNR == 1 {
@@ -90,69 +116,134 @@ $1 == "fio" {
 
 END {
 	title["a"] = "(a) read/write on single files: the no-regression check"
+	title["control"] = "(control) single calls on files that had iter methods in stock 6.12 and that the series does not touch: their ratios must not move"
 	title["b"] = "(b) readv/writev of 8-byte segments on formerly legacy files"
 	title["c"] = "(c) N segments: one io_submit PREADV/PWRITEV, N PREAD/PWRITE iocbs, preadv/pwritev, io_uring READV/WRITEV"
-	fmt = "%-18s %-13s %-9s %4s %-22s %-22s %-9s %s\n"
+	gidx["a"] = 1
+	gidx["b"] = 2
+	gidx["c"] = 3
+	gidx["control"] = 4
+	# Column widths: the longest file name, the longest kernel heading.
+	fw = 18
+	for (r = 1; r <= nrows; r++) {
+		split(order[r], f, " ")
+		if (length(f[2]) > fw)
+			fw = length(f[2])
+	}
+	cw = 22
+	if (length(ka " us [min-max]") > cw)
+		cw = length(ka " us [min-max]")
+	if (length(kb " us [min-max]") > cw)
+		cw = length(kb " us [min-max]")
+	fmt = "%-" fw "s %-13s %-9s %4s %-" cw "s %-" cw "s %-9s %s\n"
 	ngrp = 0
+	grp = ""
 	for (r = 1; r <= nrows; r++) {
 		key = order[r]
 		split(key, f, " ")
 		if (f[1] != grp) {
 			grp = f[1]
-			ngrp++
-			printf "\n%s\n", title[grp]
-			printf fmt, "file", "operation", "size", "sys", "stock us [min-max]", "patched us [min-max]", "ratio", "min ratio"
+			gorder[++ngrp] = grp
+			printf "\n%s\n", (grp in title ? title[grp] : glabel(grp))
+			printf fmt, "file", "operation", "size", "sys", ka " us [min-max]", kb " us [min-max]", "ratio", "min ratio"
 		}
-		s = cell("stock", key)
-		p = cell("patched", key)
+		s = cell(ka, key)
+		p = cell(kb, key)
 		# System calls: those of a kernel that did the operation.
 		sy = "-"
-		if (("patched", key) in sys && !(("patched", key) in err))
-			sy = sys["patched", key]
-		else if (("stock", key) in sys && !(("stock", key) in err))
-			sy = sys["stock", key]
-		if (("stock", key) in medv && ("patched", key) in medv && sys["stock", key] != sys["patched", key])
-			sy = sys["stock", key] "/" sys["patched", key]
+		if ((kb, key) in sys && !((kb, key) in err))
+			sy = sys[kb, key]
+		else if ((ka, key) in sys && !((ka, key) in err))
+			sy = sys[ka, key]
+		if ((ka, key) in medv && (kb, key) in medv && sys[ka, key] != sys[kb, key])
+			sy = sys[ka, key] "/" sys[kb, key]
 		sub(/\.00$/, "", sy)
 		ratio = mratio = ""
-		if (("stock", key) in medv && ("patched", key) in medv && medv["stock", key] > 0) {
-			q = medv["patched", key] / medv["stock", key]
+		if ((ka, key) in medv && (kb, key) in medv && medv[ka, key] > 0) {
+			q = medv[kb, key] / medv[ka, key]
 			ratio = sprintf("%.2f%s", q, q >= 1.10 ? " !" : "")
-			if (mn["stock", key] > 0)
-				mratio = sprintf("%.2f", mn["patched", key] / mn["stock", key])
-			geo[grp] += log(q)
-			ngeo[grp]++
+			if (mn[ka, key] > 0) {
+				qm = mn[kb, key] / mn[ka, key]
+				mratio = sprintf("%.2f", qm)
+				# Both figures: this row counts in the means and the verdict.
+				gmed[grp] += log(q)
+				gmin[grp] += log(qm)
+				gn[grp]++
+				name = f[2] " " f[3] " " f[4]
+				if (grp == "a" && (!na || mratio + 0 > worst_a + 0)) {
+					worst_a = mratio
+					worst_a_row = name
+				}
+				if (grp == "a")
+					na++
+				if (grp == "control" && (!nctl || mratio + 0 > worst_c + 0)) {
+					worst_c = mratio
+					worst_c_row = name
+				}
+				if (grp == "control")
+					nctl++
+			}
 			if (dat != "")
-				printf "%d %.4f \"%s %s %s %s\" %d\n", ++nplot, q, f[1], f[2], f[3], f[4], ngrp > dat
+				printf "%d %.4f \"%s %s %s %s\" %d\n", ++nplot, q, f[1], f[2], f[3], f[4], (grp in gidx ? gidx[grp] : 5) > dat
 		}
 		printf fmt, f[2], f[3], f[4], sy, s, p, ratio, mratio
 	}
-	printf "\nGeometric mean of patched/stock over the rows with a ratio:"
-	for (g = 1; g <= 3; g++) {
-		c = substr("abc", g, 1)
-		if (ngeo[c])
-			printf " (%s) %.3f over %d rows;", c, exp(geo[c] / ngeo[c]), ngeo[c]
+	printf "\nGeometric means of %s/%s over the rows with both ratios:\n", kb, ka
+	for (g = 1; g <= ngrp; g++) {
+		c = gorder[g]
+		if (gn[c])
+			printf "%-10s median ratio %.3f, min ratio %.3f, over %d rows\n", glabel(c), exp(gmed[c] / gn[c]), exp(gmin[c] / gn[c]), gn[c]
+		else
+			printf "%-10s no row with both ratios\n", glabel(c)
 	}
-	printf "\nratio: patched/stock of the medians (\"!\": patched at least 10%% slower); min ratio: of the mins;\n"
-	printf "sys: system calls per operation, as the program issues them; n/a: the stock kernel has no such file.\n"
+	# The verdict: the figures as printed (ratios to 2 places, the mean
+	# to 3) against the limits.
+	pass = 1
+	if (na) {
+		geo_a = sprintf("%.3f", exp(gmed["a"] / gn["a"]))
+		if (worst_a + 0 > lim_row + 0 || geo_a + 0 > lim_geo + 0)
+			pass = 0
+		va = sprintf("max min-ratio %s (%s), geomean %s", worst_a, worst_a_row, geo_a)
+	} else {
+		pass = 0
+		va = "no row with both ratios"
+	}
+	if (nctl) {
+		if (worst_c + 0 > lim_ctl + 0)
+			pass = 0
+		vc = sprintf("max %s (%s)", worst_c, worst_c_row)
+	} else {
+		pass = 0
+		vc = "no row with both ratios"
+	}
+	printf "\nsingle-call rows: %s; control: %s: %s\n", va, vc, pass ? "PASS" : "FAIL"
+	printf "(issue 13: every (a) row with both figures at min ratio <= %.2f, the geometric mean of their median ratios <= %.2f, every control row at min ratio <= %.2f)\n", lim_row, lim_geo, lim_ctl
+	printf "ratio: %s/%s of the medians (\"!\": %s at least 10%% slower); min ratio: of the mins;\n", kb, ka, kb
+	printf "sys: system calls per operation, as the program issues them; n/a: the %s kernel has no such file.\n", ka
 	if (nfio) {
 		printf "\n(fio) Debian's fio on the ext4 scratch disk, O_DIRECT, 4 KiB, queue depth 16 (IOPS, higher is better)\n"
-		printf "%-10s %-10s %-8s %12s %12s %s\n", "engine", "rw", "job", "stock IOPS", "patched IOPS", "patched/stock"
+		iw = 12
+		if (length(ka " IOPS") > iw)
+			iw = length(ka " IOPS")
+		if (length(kb " IOPS") > iw)
+			iw = length(kb " IOPS")
+		ffmt = "%-10s %-10s %-8s %" iw "s %" iw "s %s\n"
+		printf ffmt, "engine", "rw", "job", ka " IOPS", kb " IOPS", kb "/" ka
 		for (r = 1; r <= nfio; r++) {
 			key = forder[r]
 			split(key, f, " ")
 			for (kk = 1; kk <= 2; kk++) {
-				kn = kk == 1 ? "stock" : "patched"
+				kn = kk == 1 ? ka : kb
 				n = niops[kn, key]
 				split("", l)
 				for (i = 1; i <= n; i++)
 					l[i] = iops[kn, key, i]
-				v[kn] = n ? median(l, n) : ""
+				v[kk] = n ? median(l, n) : ""
 			}
-			ratio = v["stock"] > 0 && v["patched"] != "" ? sprintf("%.2f", v["patched"] / v["stock"]) : ""
-			printf "%-10s %-10s %-8s %12s %12s %s\n", f[1], f[2], f[3],
-				v["stock"] == "" ? "-" : sprintf("%.0f", v["stock"]),
-				v["patched"] == "" ? "-" : sprintf("%.0f", v["patched"]), ratio
+			ratio = v[1] > 0 && v[2] != "" ? sprintf("%.2f", v[2] / v[1]) : ""
+			printf ffmt, f[1], f[2], f[3],
+				v[1] == "" ? "-" : sprintf("%.0f", v[1]),
+				v[2] == "" ? "-" : sprintf("%.0f", v[2]), ratio
 		}
 	}
 }

@@ -19,9 +19,15 @@
  * itself issued per operation (it issues every one of them directly, so it
  * knows); bytes= is what the first operation transferred.
  *
- * Groups (issue 5):
+ * Groups (issue 5; issue 13 added the 64 KiB, seq_file, simple attribute
+ * and control rows):
  *  a  read/write of 1 byte and 4 KiB (on an eventfd, the one size it
- *     takes: 8 bytes), at offset 0 on files with a position
+ *     takes: 8 bytes), at offset 0 on files with a position; 64 KiB
+ *     read()s of /dev/zero and write()s to /dev/null (what dd does);
+ *     pread() of 4 KiB at 0 on two seq_files; read() and write() of a
+ *     debugfs simple attribute
+ *  control  single calls on files that had iter methods in stock 6.12
+ *     and that the series does not touch: their ratios must not move
  *  b  readv/writev of 1, 8, 64 and 1024 segments of 8 bytes
  *  c  N segments in one io_submit(IOCB_CMD_PREADV/PWRITEV), in N
  *     IOCB_CMD_PREAD/PWRITE iocbs of one io_submit, in one preadv/pwritev,
@@ -37,6 +43,34 @@
  * /dev/test_aio_async (->read_iter/->write_iter only), which exist only on
  * the patched kernel: err=ENOENT on the stock one; a 1 MiB tmpfs file; the
  * raw disk.
+ *
+ * The rows of issue 13, each on a file whose method the series converts,
+ * except the control rows:
+ *  - /sys/kernel/debug/sleep_time (kernel/time/timekeeping_debug.c), a
+ *    seq_file made by DEFINE_SHOW_ATTRIBUTE(): stock 6.12 reads it through
+ *    the debugfs full proxy's ->read and seq_read(), the series through the
+ *    proxy's ->read_iter and seq_read_iter(), DEFINE_SHOW_ATTRIBUTE() being
+ *    converted in include/linux/seq_file.h. Built in whenever DEBUG_FS is,
+ *    and its text (the header of an empty suspend histogram) never changes
+ *    in the guest.
+ *  - /proc/self/personality, a seq_file of proc_single_file_operations in
+ *    fs/proc/base.c (the ONE() entries: stat, statm, status, ...): seq_read
+ *    in stock 6.12, seq_read_iter in the series; no proxy in between.
+ *  - /sys/kernel/debug/fault_around_bytes (mm/memory.c), a
+ *    DEFINE_DEBUGFS_ATTRIBUTE() file: debugfs_attr_read/debugfs_attr_write
+ *    in stock 6.12, debugfs_attr_read_iter/debugfs_attr_write_iter in the
+ *    series. Writing the value it holds changes nothing, so the write row
+ *    writes back the text read from it once before. simple_attr_open()
+ *    makes the file nonseekable (pread() is ESPIPE on both kernels) and
+ *    formats the value only for a read at position 0, so the read row
+ *    reads at the end of the file, where each read() takes the attribute's
+ *    mutex and returns 0: a read() of 64 bytes, "read-at-eof".
+ *  - control: /sys/devices/system/cpu/online (a sysfs attribute: kernfs's
+ *    ->read_iter and seq_read_iter() in both kernels), and the read side of
+ *    an eventfd (->read_iter in both) in EFD_SEMAPHORE mode, its count set
+ *    once to 2^64 - 2, so that every read() takes 1 from it and none waits.
+ * A file that does not exist gives its rows err=ENOENT, as the test
+ * devices do on the stock kernel.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -86,6 +120,7 @@ struct row {
 	int write;
 	size_t len;		/* bytes (group a) or bytes a segment (b, c) */
 	int nseg;
+	void *data;		/* what a write sends, if not buf or ones */
 	long (*fn)(struct row *r);
 };
 
@@ -103,6 +138,8 @@ static unsigned char *wbuf(struct row *r)
 {
 	if (!r->write)
 		return rbuf;
+	if (r->data)
+		return r->data;
 	return !strcmp(r->target, "eventfd") ? (unsigned char *)ones : buf;
 }
 
@@ -335,19 +372,54 @@ failed:
 /* A file to measure: opened once, shared by its rows. */
 struct target {
 	const char *name;
-	const char *path;	/* NULL: eventfd */
+	const char *path;	/* NULL: eventfd, flags are eventfd()'s */
 	int flags;
 	int positional;
 	int fd, err;
+	char val[32];		/* a simple attribute's value, as read */
+	size_t vlen;
 };
+
+/* The target is unusable: its rows print err=<errno>. */
+static void drop_target(struct target *t, int err)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	t->err = err;
+}
 
 static void open_target(struct target *t)
 {
+	uint64_t count = UINT64_MAX - 1;	/* the most an eventfd holds */
+
 	if (!t->path)
-		t->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		t->fd = eventfd(0, t->flags | EFD_NONBLOCK | EFD_CLOEXEC);
 	else
 		t->fd = open(t->path, t->flags | O_CLOEXEC);
 	t->err = t->fd < 0 ? errno : 0;
+	/* A semaphore eventfd: a count that no row can use up. */
+	if (t->fd >= 0 && !t->path && (t->flags & EFD_SEMAPHORE) &&
+	    write(t->fd, &count, sizeof(count)) != sizeof(count))
+		drop_target(t, errno);
+}
+
+/* A simple attribute: open it and read its value once, which leaves the
+ * file at its end (it cannot seek). @def stands for the value's text when
+ * the file is missing, so that the write row keeps its name. */
+static void open_attr(struct target *t, const char *def)
+{
+	ssize_t n;
+
+	open_target(t);
+	n = t->fd < 0 ? -1 : read(t->fd, t->val, sizeof(t->val) - 1);
+	if (t->fd >= 0 && n <= 0)
+		drop_target(t, n < 0 ? errno : ENODATA);
+	if (t->fd < 0)
+		snprintf(t->val, sizeof(t->val), "%s", def);
+	else
+		t->val[n] = 0;
+	t->vlen = strlen(t->val);
 }
 
 static struct row mkrow(const char *group, struct target *t, const char *op,
@@ -356,7 +428,8 @@ static struct row mkrow(const char *group, struct target *t, const char *op,
 	struct row r = {
 		.group = group, .target = t->name, .op = op, .fd = t->fd,
 		.err = t->err, .positional = t->positional, .write = write,
-		.len = len, .nseg = nseg, .fn = fn,
+		.len = len, .nseg = nseg, .data = t->vlen ? t->val : NULL,
+		.fn = fn,
 	};
 
 	if (nseg)
@@ -394,6 +467,11 @@ int main(void)
 	struct target t_async = { "test_aio_async", "/dev/test_aio_async", O_RDWR, 1 };
 	struct target t_tmpfs = { "tmpfs", TMPFS_FILE, O_RDWR, 1 };
 	struct target t_raw = { "blk-odirect", NULL, O_RDWR | O_DIRECT, 1 };
+	struct target t_sleep = { "debugfs-sleep_time", "/sys/kernel/debug/sleep_time", O_RDONLY, 1 };
+	struct target t_pers = { "proc-personality", "/proc/self/personality", O_RDONLY, 1 };
+	struct target t_fault = { "debugfs-fault_around_bytes", "/sys/kernel/debug/fault_around_bytes", O_RDWR, 0 };
+	struct target t_online = { "sysfs-cpu-online", "/sys/devices/system/cpu/online", O_RDONLY, 1 };
+	struct target t_semfd = { "eventfd-sem", NULL, EFD_SEMAPHORE, 0 };
 	struct target *a_targets[] = { &t_null, &t_zero, &t_oom, &t_legacy, &t_async };
 	struct target *b_targets[] = { &t_oom, &t_legacy, &t_async };
 	struct c_target {
@@ -461,6 +539,11 @@ int main(void)
 	open_target(&t_async);
 	open_target(&t_tmpfs);
 	open_target(&t_raw);
+	open_target(&t_sleep);
+	open_target(&t_pers);
+	open_attr(&t_fault, "65536\n");	/* 6.12's default, 16 pages */
+	open_target(&t_online);
+	open_target(&t_semfd);
 
 	/* a: read()/write() of 1 byte and 4 KiB. */
 	row("a", &t_eventfd, "write", 1, 8, 0, op_rw);
@@ -476,7 +559,21 @@ int main(void)
 			row("a", t, op, w, 1, 0, op_rw);
 			row("a", t, op, w, 4096, 0, op_rw);
 		}
+		/* What dd does: 64 KiB a call from /dev/zero to /dev/null. */
+		if (t == &t_zero) {
+			row("a", &t_zero, "read", 0, 65536, 0, op_rw);
+			row("a", &t_null, "write", 1, 65536, 0, op_rw);
+		}
 	}
+	/* seq_files, and a simple attribute (see the top of this file). */
+	row("a", &t_sleep, "pread", 0, 4096, 0, op_rw);
+	row("a", &t_pers, "pread", 0, 4096, 0, op_rw);
+	row("a", &t_fault, "read-at-eof", 0, 64, 0, op_rw);
+	row("a", &t_fault, "write", 1, t_fault.vlen, 0, op_rw);
+
+	/* control: files the series does not touch. */
+	row("control", &t_online, "pread", 0, 4096, 0, op_rw);
+	row("control", &t_semfd, "read", 0, 8, 0, op_rw);
 
 	/* b: readv()/writev() of 1 to 1024 segments of 8 bytes. */
 	for (k = 0; k < sizeof(b_segs) / sizeof(b_segs[0]); k++)

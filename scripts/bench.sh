@@ -7,15 +7,27 @@
 # a raw disk for O_DIRECT), and writes bench/results/<date>-<accel>/: the
 # guests' raw outputs, kernels.txt, sizes.txt, table.txt and ratios.png.
 # Prints the table and the accelerator.
-#   BENCH_ROUNDS=n      boot each kernel n times, alternating (default 2)
+#   BENCH_LAYOUTS=n     build each kernel in n code layouts (default 3)
+#   BENCH_ROUNDS=n      boot each layout of each kernel n times (default 1);
+#                       the boots alternate between the kernels
 #   BENCH_REPS, BENCH_REP_MS, BENCH_FIO_RUNTIME   passed to the guest
+#   BENCH_AA=1          make bench-aa: one kernel against itself, the A/A
+#                       test: BENCH_KERNEL (patched, or stock) on both sides,
+#                       columns <kernel>-a and <kernel>-b, booted
+#                       alternately as above (a b, b a, ...), so each ratio
+#                       shows the noise of its row; only that kernel is
+#                       built, and build/heavy.lock is held from its build
+#                       to the last boot, so that both sides boot the same
+#                       image. Results in bench/results/<date>-<accel>-aa/
+#                       (-aa-stock/ for the stock kernel).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 export DEBUG=0
 bench=$BUILD/bench
 stage=$bench/root
-rounds=${BENCH_ROUNDS:-2}
+rounds=${BENCH_ROUNDS:-1}
+layouts=${BENCH_LAYOUTS:-3}
 reps=${BENCH_REPS:-7}
 rep_ms=${BENCH_REP_MS:-20}
 fio_runtime=${BENCH_FIO_RUNTIME:-5}
@@ -24,16 +36,102 @@ fio=/usr/bin/fio
 command -v gnuplot >/dev/null || die "gnuplot missing: apt-get install gnuplot-nox"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# The two sides of the table: the file names of the guests' outputs
+# (<side>-<round>.out), and the kernel each boots.
+aa=${BENCH_AA:-0}
+if [ "$aa" = 1 ]; then
+	kernel=${BENCH_KERNEL:-patched}
+	case "$kernel" in
+	stock | patched) ;;
+	*) die "BENCH_KERNEL=$kernel: expected stock or patched" ;;
+	esac
+	side_a=$kernel-a
+	side_b=$kernel-b
+	suffix=-aa
+	[ "$kernel" = patched ] || suffix=-aa-$kernel
+else
+	side_a=stock
+	side_b=patched
+	suffix=
+fi
+side_kernel() {
+	case "$1" in
+	stock | stock-?) echo stock ;;
+	*) echo patched ;;
+	esac
+}
+
 # 1. Both kernels, same tree, same configuration (each build takes the lock).
-"$TOP/scripts/build-kernel.sh" stock
-"$TOP/scripts/build-kernel.sh" patched
+# A/A: only the one kernel, and the lock from its build to the last boot.
 obj=$(objdir patched)
-stock_obj=$(objdir stock)
-# What the patched image was built from (others may commit to the tree while
-# the guests run).
+if [ "$aa" = 1 ]; then
+	heavy_lock
+	"$TOP/scripts/build-kernel.sh" "$kernel"
+else
+	"$TOP/scripts/build-kernel.sh" stock
+	"$TOP/scripts/build-kernel.sh" patched
+fi
+# What the images were built from (others may commit to the tree while the
+# guests run).
 patched_head=$(git -C "$TREE" log --oneline -1)
 dirty=$(git -C "$TREE" status --porcelain --untracked-files=no | wc -l)
 [ "$dirty" = 0 ] && dirty= || dirty=" plus uncommitted edits in $dirty files"
+
+# 1b. Code layouts. Under TCG the time of a system call depends on where
+# its code lies, not only on what it executes: the same patched source with
+# its text moved by 1008 bytes ran single calls 0.82 to 1.16 times as fast
+# (2026-12-04). So each kernel is also built with its text after
+# init/main.o moved by 1352 bytes times the layout number (a function of
+# that many bytes appended to init/main.c, which the series does not touch,
+# in its own O= folder, objdir <kernel> layout<n>), and the table takes the
+# median over every boot of every layout. init/main.c gets its content and
+# time back after each build, and the lock is held meanwhile.
+layout_pad() { echo $(($1 * 1352)); }
+layout_image() {
+	local k=$1 j=$2
+	if [ "$j" = 0 ]; then
+		echo "$(objdir "$k")/arch/x86/boot/bzImage"
+	else
+		echo "$(objdir "$k" "layout$j")/arch/x86/boot/bzImage"
+	fi
+}
+build_layout() {
+	local k=$1 j=$2 src lobj pad main
+	src=$(srcdir "$k")
+	lobj=$(objdir "$k" "layout$j")
+	pad=$(layout_pad "$j")
+	main=$src/init/main.c
+	heavy_lock
+	step "building the $k kernel in layout $j (text after init/main.o moved by $pad bytes) in ${lobj#"$TOP"/}"
+	cp -p "$main" "$bench/main.c.orig"
+	trap 'cp -p "$bench/main.c.orig" "$main"' EXIT
+	printf '\n/* make bench, layout %d: the text after this file moved by %d bytes */\nstatic __used noinline void bench_layout_pad(void)\n{\n\tasm volatile(".skip %d, 0x90");\n}\n' \
+		"$j" "$pad" "$pad" >>"$main"
+	mkdir -p "$lobj"
+	cp "$(objdir "$k")/.config" "$lobj/.config"
+	if ! (export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} KBUILD_BUILD_TIMESTAMP='2000-01-01' \
+			KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=qemu
+		make -C "$src" O="$lobj" -s olddefconfig &&
+		make -C "$src" O="$lobj" -j"$(nproc)" CC="ccache gcc" bzImage) >"$lobj/build.log" 2>&1; then
+		cp -p "$bench/main.c.orig" "$main"
+		trap - EXIT
+		die "the $k kernel in layout $j did not build: see ${lobj#"$TOP"/}/build.log"
+	fi
+	cp -p "$bench/main.c.orig" "$main"
+	trap - EXIT
+}
+if [ "$aa" = 1 ]; then
+	layout_kernels=$kernel
+else
+	layout_kernels="stock patched"
+fi
+for k in $layout_kernels; do
+	for j in $(seq 1 $((layouts - 1))); do
+		build_layout "$k" "$j"
+	done
+done
+# Outside A/A, let the others build while the benchmark is prepared.
+[ "$aa" = 1 ] || exec 9>&-
 
 # 2. The benchmark, static, against the patched tree's UAPI headers, which
 # scripts/build-guest.sh installs (make guest).
@@ -87,72 +185,121 @@ run=$bench/run
 rm -rf "$run"
 mkdir -p "$run"
 boot_one() {
-	local k=$1 r=$2 try cs ext
+	local s=$1 r=$2 j=$3 k try cs ext
+	k=$(side_kernel "$s")
 	for try in 1 2 3; do
 		rm -f "$bench/raw-disk.img"
 		truncate -s 64M "$bench/raw-disk.img"
 		HARNESS_GUEST=$bench HARNESS_LOGS=$bench/logs BENCH_DISK=$bench/raw-disk.img \
 			BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} CMDLINE="$cmdline" \
+			BOOT_IMAGE=$(layout_image "$k" "$j") \
 			"$TOP/scripts/boot.sh" "$k" bench
 		for ext in out console accel; do
-			cp "$bench/logs/$k-bench.$ext" "$run/$k-$r.$ext"
+			cp "$bench/logs/$k-bench.$ext" "$run/$s-$r.$ext"
 		done
-		if ! grep -q '^### end vaio-bench rc=0' "$run/$k-$r.out" || ! grep -q '^### done' "$run/$k-$r.out"; then
-			tail -20 "$run/$k-$r.console" >&2
-			die "the $k guest did not finish the benchmark: see $run/$k-$r.out and .console"
+		if ! grep -q '^### end vaio-bench rc=0' "$run/$s-$r.out" || ! grep -q '^### done' "$run/$s-$r.out"; then
+			tail -20 "$run/$s-$r.console" >&2
+			die "the $s guest did not finish the benchmark: see $run/$s-$r.out and .console"
 		fi
-		grep -q '^### end fio rc=0' "$run/$k-$r.out" ||
-			step "warning: fio failed in the $k guest (round $r): see $run/$k-$r.out"
-		cs=$(sed -n 's/^# vaio-bench: .*, clocksource \([^ ]*\) .*/\1/p' "$run/$k-$r.out")
+		grep -q '^### end fio rc=0' "$run/$s-$r.out" ||
+			step "warning: fio failed in the $s guest (round $r): see $run/$s-$r.out"
+		cs=$(sed -n 's/^# vaio-bench: .*, clocksource \([^ ]*\) .*/\1/p' "$run/$s-$r.out")
 		case "$cs" in
 		tsc | kvm-clock) return 0 ;;
 		esac
-		step "the $k guest timed with clocksource '$cs', not the TSC (attempt $try of 3)"
+		step "the $s guest timed with clocksource '$cs', not the TSC (attempt $try of 3)"
 	done
-	die "the $k guest never timed with the TSC: see $run/$k-$r.console"
+	die "the $s guest never timed with the TSC: see $run/$s-$r.console"
 }
-for r in $(seq 1 "$rounds"); do
-	if [ $((r % 2)) = 1 ]; then order="stock patched"; else order="patched stock"; fi
-	for k in $order; do
-		boot_one "$k" "$r"
+boots=
+n=0
+for j in $(seq 0 $((layouts - 1))); do
+	for r in $(seq 1 "$rounds"); do
+		n=$((n + 1))
+		if [ $((n % 2)) = 1 ]; then order="$side_a $side_b"; else order="$side_b $side_a"; fi
+		for s in $order; do
+			boot_one "$s" "$n" "$j"
+		done
+		boots+="${boots:+, }$n: layout $j (+$(layout_pad "$j") bytes)"
 	done
 done
 rm -f "$bench/raw-disk.img"
 accel=$(cat "$run"/*.accel | sort -u | paste -sd+)
+# A/A: every boot must have run the same build; the boots are over, let
+# the others build and boot.
+if [ "$aa" = 1 ]; then
+	if [ "$(grep -h '^### kernel ' "$run"/*.out | sort -u | wc -l)" -gt "$layouts" ]; then
+		grep -H '^### kernel ' "$run"/*.out >&2
+		die "the A/A boots ran more kernel builds than there are layouts"
+	fi
+	exec 9>&-
+fi
 
 # 5. Results: raw outputs, the kernels, vmlinux sizes, the table, the plot.
+# A/A results go to <date>-<accel>-aa/, never over the A/B run's; a second
+# run of the same day gets the time too (<date>-<HHMM>-<accel>...), and
+# BENCH_NAME=<name> names the folder <date>-<name>-<accel>...
 date=$(date +%F)
-res=$TOP/bench/results/$date-$accel
+res=$TOP/bench/results/$date${BENCH_NAME:+-$BENCH_NAME}-$accel$suffix
+[ -e "$res" ] && res=$TOP/bench/results/$date-$(date +%H%M)${BENCH_NAME:+-$BENCH_NAME}-$accel$suffix
 rm -rf "$res"
 mkdir -p "$res"
 cp "$run"/*.out "$res/"
 guest_kernel() { sed -n 's/^### kernel \([^ ]*\) .* \(#[0-9]*\) .*/\1 \2/p' "$run/$1-1.out"; }
+stock_desc="$(git -C "$STOCK_TREE" log --oneline -1) (tag pristine)"
+patched_desc="build/linux at $patched_head$dirty"
 {
 	echo "date: $(date '+%F %T %z')"
 	echo "accelerator: $accel (qemu-system-x86_64 $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p'), -smp 2 -m 1G, same settings for both kernels)"
 	echo "host: $(uname -r), $(nproc) cores, load average before the run: $load0"
-	echo "stock:   $(guest_kernel stock), $(git -C "$STOCK_TREE" log --oneline -1) (tag pristine)"
-	echo "patched: $(guest_kernel patched), build/linux at $patched_head$dirty"
-	echo "boots: $rounds per kernel, alternating; vaio-bench: $reps repetitions of about $rep_ms ms; fio: ${fio_runtime}s a job"
+	if [ "$aa" = 1 ]; then
+		[ "$kernel" = stock ] && desc=$stock_desc || desc=$patched_desc
+		echo "A/A: the $kernel kernel on both sides, the same image: $side_a and $side_b are its boots in alternate order"
+		echo "$kernel: $(guest_kernel "$side_a"), $desc"
+	else
+		echo "stock:   $(guest_kernel stock), $stock_desc"
+		echo "patched: $(guest_kernel patched), $patched_desc"
+	fi
+	echo "boots: $layouts layouts of each kernel, $rounds boot(s) of each layout, alternating between the sides; boot $boots; vaio-bench: $reps repetitions of about $rep_ms ms; fio: ${fio_runtime}s a job"
 	echo "guest command line adds: $cmdline; clocksource of each boot: $(cd "$run" && grep -H -o 'clocksource [^ ]*' ./*.out | sed 's|^\./||; s|\.out:clocksource|:|' | paste -sd' ')"
 } >"$res/kernels.txt"
-(cd "$TOP" && size "${stock_obj#"$TOP"/}/vmlinux" "${obj#"$TOP"/}/vmlinux") >"$res/sizes.txt"
+if [ "$aa" = 1 ]; then
+	k_obj=$(objdir "$kernel")
+	(cd "$TOP" && size "${k_obj#"$TOP"/}/vmlinux") >"$res/sizes.txt"
+	heading="make bench-aa, $date, accelerator $accel: $side_b/$side_a, the same $kernel kernel on both sides (each ratio is noise), median of each operation"
+	plot_title="make bench-aa $date ($accel): $side_b/$side_a, the same $kernel kernel, median time per operation; (a) blue, control grey, (b) green, (c) red"
+	ylab="$side_b / $side_a (the same kernel), median time per operation (log scale)"
+else
+	stock_obj=$(objdir stock)
+	(cd "$TOP" && size "${stock_obj#"$TOP"/}/vmlinux" "${obj#"$TOP"/}/vmlinux") >"$res/sizes.txt"
+	heading="make bench, $date, accelerator $accel: patched/stock, median of each operation"
+	plot_title="make bench $date ($accel): patched/stock, median time per operation; (a) blue, control grey, (b) green, (c) red"
+	ylab="patched / stock, median time per operation (log scale)"
+fi
 {
-	echo "make bench, $date, accelerator $accel: patched/stock, median of each operation"
+	echo "$heading"
 	cat "$res/kernels.txt"
-	awk -v dat="$res/ratios.dat" -f "$TOP/bench/table.awk" "$run"/stock-*.out "$run"/patched-*.out
+	awk -v dat="$res/ratios.dat" -v ka="$side_a" -v kb="$side_b" -f "$TOP/bench/table.awk" \
+		"$run/$side_a"-*.out "$run/$side_b"-*.out
 	echo
 	echo "(e) vmlinux size (size(1), bytes)"
-	awk 'NR == 1 { next }
-		{ k = NR == 2 ? "stock" : "patched"; t[k] = $1; d[k] = $2; b[k] = $3; s[k] = $4 }
-		END {
-			printf "%-8s %10s %10s %10s %10s\n", "", "text", "data", "bss", "total"
-			printf "%-8s %10d %10d %10d %10d\n", "stock", t["stock"], d["stock"], b["stock"], s["stock"]
-			printf "%-8s %10d %10d %10d %10d\n", "patched", t["patched"], d["patched"], b["patched"], s["patched"]
-			printf "%-8s %+10d %+10d %+10d %+10d\n", "diff", t["patched"] - t["stock"], d["patched"] - d["stock"], b["patched"] - b["stock"], s["patched"] - s["stock"]
-		}' "$res/sizes.txt"
+	if [ "$aa" = 1 ]; then
+		awk -v k="$kernel" 'NR == 2 {
+				printf "%-8s %10s %10s %10s %10s\n", "", "text", "data", "bss", "total"
+				printf "%-8s %10d %10d %10d %10d\n", k, $1, $2, $3, $4
+			}' "$res/sizes.txt"
+	else
+		awk 'NR == 1 { next }
+			{ k = NR == 2 ? "stock" : "patched"; t[k] = $1; d[k] = $2; b[k] = $3; s[k] = $4 }
+			END {
+				printf "%-8s %10s %10s %10s %10s\n", "", "text", "data", "bss", "total"
+				printf "%-8s %10d %10d %10d %10d\n", "stock", t["stock"], d["stock"], b["stock"], s["stock"]
+				printf "%-8s %10d %10d %10d %10d\n", "patched", t["patched"], d["patched"], b["patched"], s["patched"]
+				printf "%-8s %+10d %+10d %+10d %+10d\n", "diff", t["patched"] - t["stock"], d["patched"] - d["stock"], b["patched"] - b["stock"], s["patched"] - s["stock"]
+			}' "$res/sizes.txt"
+	fi
 } >"$res/table.txt"
-gnuplot -e "dat='$res/ratios.dat'; out='$res/ratios.png'; title='make bench $date ($accel): patched/stock, median time per operation; (a) blue, (b) green, (c) red'" \
+gnuplot -e "dat='$res/ratios.dat'; out='$res/ratios.png'; title='$plot_title'; ylab='$ylab'" \
 	"$TOP/bench/plot.gp" || die "gnuplot failed on $res/ratios.dat"
 
 cat "$res/table.txt"

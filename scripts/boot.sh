@@ -11,7 +11,8 @@ kernel=${1:?usage: boot.sh stock|patched mode}
 mode=${2:?usage: boot.sh stock|patched mode}
 suffix=
 [ "${DEBUG:-0}" = 1 ] && suffix=debug
-image=$(objdir "$kernel" $suffix)/arch/x86/boot/bzImage
+# BOOT_IMAGE=path boots that image instead (make bench's other layouts).
+image=${BOOT_IMAGE:-$(objdir "$kernel" $suffix)/arch/x86/boot/bzImage}
 initrd=$GUEST/initramfs.cpio
 [ -f "$image" ] || die "$image missing: build it first (make build)"
 [ -f "$initrd" ] || die "$initrd missing: build it first (make guest)"

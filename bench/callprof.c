@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make profile: the guest's workload for bench/insnprof.c. One run does one
+ * operation iters times, between prof_start() and prof_stop(), whose
+ * addresses scripts/profile.sh gives the plugin:
+ *
+ *   callprof <label> <path|eventfd> read|write|pread|pwrite <len> <iters>
+ *
+ * "eventfd" is an eventfd in semaphore mode with a large counter, so that
+ * reads and writes of 8 bytes always succeed. A write writes the bytes that
+ * a read() of the file gives first (a file's own value written back). The operation runs iters
+ * times before prof_start() too, so that the counted loop runs on warm
+ * caches and translated code. Prints "callprof <label> iters=<n> ret=<r>"
+ * (the last operation's result, or -errno).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+static char buf[1 << 20] __attribute__((aligned(4096)));
+
+__attribute__((noinline)) void prof_start(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void prof_stop(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static long op(int fd, const char *what, size_t len)
+{
+	long r;
+
+	if (!strcmp(what, "read"))
+		r = read(fd, buf, len);
+	else if (!strcmp(what, "write"))
+		r = write(fd, buf, len);
+	else if (!strcmp(what, "pread"))
+		r = pread(fd, buf, len, 0);
+	else
+		r = pwrite(fd, buf, len, 0);
+	return r < 0 ? -errno : r;
+}
+
+int main(int argc, char **argv)
+{
+	long iters, i, r = 0;
+	size_t len;
+	int fd;
+
+	if (argc != 6) {
+		fprintf(stderr, "usage: callprof label path|eventfd op len iters\n");
+		return 2;
+	}
+	len = strtoul(argv[4], NULL, 0);
+	iters = strtol(argv[5], NULL, 0);
+	if (len > sizeof(buf))
+		return 2;
+	if (!strcmp(argv[2], "eventfd")) {
+		fd = eventfd(1u << 30, EFD_SEMAPHORE);
+		*(uint64_t *)buf = 1;
+	} else {
+		int flags = !strcmp(argv[3], "read") || !strcmp(argv[3], "pread") ?
+			    O_RDONLY : O_WRONLY;
+
+		/* A write writes what the file holds (read() from its start,
+		 * which works on files that cannot seek too), or zeroes. */
+		if (flags & O_WRONLY) {
+			int rfd = open(argv[2], O_RDONLY);
+
+			if (rfd >= 0 && read(rfd, buf, len) < 0)
+				memset(buf, 0, len);
+			if (rfd >= 0)
+				close(rfd);
+		}
+		fd = open(argv[2], flags);
+	}
+	if (fd < 0) {
+		printf("callprof %s iters=0 ret=%d\n", argv[1], -errno);
+		/* an empty window all the same, to keep the count */
+		prof_start();
+		prof_stop();
+		return 0;
+	}
+	for (i = 0; i < iters; i++)
+		r = op(fd, argv[3], len);
+	prof_start();
+	for (i = 0; i < iters; i++)
+		r = op(fd, argv[3], len);
+	prof_stop();
+	printf("callprof %s iters=%ld ret=%ld\n", argv[1], iters, r);
+	return 0;
+}

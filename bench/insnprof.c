@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make profile: a QEMU TCG plugin that counts the guest instructions
+ * executed between two marker addresses, per translation block.
+ *
+ *   -plugin build/profile/insnprof.so,start=<hex>,stop=<hex>,out=<file>
+ *
+ * Counting starts when the guest executes the instruction at start= and
+ * stops at stop= (bench/callprof.c's prof_start() and prof_stop(), a static
+ * non-PIE binary, so their addresses are known before the boot). At each
+ * stop the plugin appends a window to out=: a line "# window <n>", then one
+ * line "<tb address> <instructions in the tb> <executions> <end> <page
+ * changes>" for every translation block that ran, and resets its counts.
+ * <end> says how the block ends (enum tb_end: what TCG must do next, from
+ * a chained jump to a return to its main loop); <page changes> counts the
+ * executions entered from a block on another guest page, which TCG cannot
+ * chain to directly. scripts/profile.sh
+ * turns the addresses into vmlinux symbols. Meant for -smp 1.
+ *
+ * Only the few entry points it uses are declared here, with the signatures
+ * of QEMU's plugin API version 1 (QEMU 7.2).
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t qemu_plugin_id_t;
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+struct qemu_info_t;
+enum qemu_plugin_cb_flags {
+	QEMU_PLUGIN_CB_NO_REGS,
+	QEMU_PLUGIN_CB_R_REGS,
+	QEMU_PLUGIN_CB_RW_REGS,
+};
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu, void *udata);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *udata);
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
+					       struct qemu_plugin_tb *tb);
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
+					   qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags,
+					  void *udata);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
+					    qemu_plugin_vcpu_udata_cb_t cb,
+					    enum qemu_plugin_cb_flags flags,
+					    void *udata);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
+				    qemu_plugin_udata_cb_t cb, void *udata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
+						 size_t idx);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
+
+__attribute__((visibility("default"))) int qemu_plugin_version = 1;
+
+#define SLOTS	(1u << 21)
+
+/* How a translation block ends, as far as TCG's cost goes. */
+enum tb_end {
+	END_OTHER,	/* a direct jump or branch, or the block was full */
+	END_RET,	/* ret: an indirect jump, looked up */
+	END_INDIRECT,	/* call or jmp through a register or memory */
+	END_EXIT,	/* stac, clac, popf, sti, ...: back to the main loop */
+	END_KINDS
+};
+
+struct slot {
+	uint64_t vaddr;
+	uint64_t count;
+	uint64_t page_changes;	/* entered from a block on another page */
+	uint32_t ninsns;
+	uint8_t end;
+	bool used;
+};
+
+static struct slot *slots;
+static uint64_t start_addr, stop_addr;
+static FILE *out;
+static bool counting;
+static unsigned int window;
+static uint64_t prev_page;
+
+static struct slot *lookup(uint64_t vaddr, uint32_t ninsns)
+{
+	uint64_t h = (vaddr * 0x9e3779b97f4a7c15ull) >> 43;
+	unsigned int i;
+
+	for (i = 0; i < SLOTS; i++) {
+		struct slot *s = &slots[(h + i) & (SLOTS - 1)];
+
+		if (!s->used) {
+			s->used = true;
+			s->vaddr = vaddr;
+			s->ninsns = ninsns;
+			return s;
+		}
+		if (s->vaddr == vaddr && s->ninsns == ninsns)
+			return s;
+	}
+	fprintf(stderr, "insnprof: table full\n");
+	abort();
+}
+
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	struct slot *s = udata;
+
+	if (counting) {
+		s->count++;
+		if ((s->vaddr >> 12) != prev_page)
+			s->page_changes++;
+	}
+	prev_page = s->vaddr >> 12;
+}
+
+static enum tb_end classify(const char *d)
+{
+	static const char *const exits[] = {
+		"stac", "clac", "popf", "sti", "sysret", "iret", "wrmsr", "cpuid",
+		"lfence", "mov %cr", "hlt", "rdtsc", NULL,
+	};
+	int k;
+
+	while (*d == ' ')
+		d++;
+	if (!strncmp(d, "ret", 3))
+		return END_RET;
+	if ((!strncmp(d, "call", 4) || !strncmp(d, "jmp", 3)) && strchr(d, '*'))
+		return END_INDIRECT;
+	for (k = 0; exits[k]; k++)
+		if (!strncmp(d, exits[k], strlen(exits[k])))
+			return END_EXIT;
+	return END_OTHER;
+}
+
+static void dump(void)
+{
+	unsigned int i;
+
+	fprintf(out, "# window %u\n", ++window);
+	for (i = 0; i < SLOTS; i++) {
+		struct slot *s = &slots[i];
+
+		if (s->used && s->count) {
+			fprintf(out, "%" PRIx64 " %u %" PRIu64 " %u %" PRIu64 "\n",
+				s->vaddr, s->ninsns, s->count, s->end,
+				s->page_changes);
+			s->count = 0;
+			s->page_changes = 0;
+		}
+	}
+	fflush(out);
+}
+
+static void marker(unsigned int vcpu, void *udata)
+{
+	if (udata == &start_addr) {
+		counting = true;
+	} else if (counting) {
+		counting = false;
+		dump();
+	}
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	struct slot *s = lookup(qemu_plugin_tb_vaddr(tb), n);
+
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, s);
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t va = qemu_plugin_insn_vaddr(insn);
+
+		if (i == n - 1) {
+			char *d = qemu_plugin_insn_disas(insn);
+
+			s->end = d ? classify(d) : END_OTHER;
+			free(d);
+		}
+
+		if (va == start_addr)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker,
+				QEMU_PLUGIN_CB_NO_REGS, &start_addr);
+		else if (va == stop_addr)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker,
+				QEMU_PLUGIN_CB_NO_REGS, &stop_addr);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	if (out)
+		fclose(out);
+}
+
+__attribute__((visibility("default")))
+int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
+			int argc, char **argv)
+{
+	const char *path = NULL;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "start=", 6))
+			start_addr = strtoull(argv[i] + 6, NULL, 16);
+		else if (!strncmp(argv[i], "stop=", 5))
+			stop_addr = strtoull(argv[i] + 5, NULL, 16);
+		else if (!strncmp(argv[i], "out=", 4))
+			path = argv[i] + 4;
+	}
+	if (!start_addr || !stop_addr || !path) {
+		fprintf(stderr, "insnprof: start=, stop= and out= are needed\n");
+		return -1;
+	}
+	out = fopen(path, "w");
+	slots = calloc(SLOTS, sizeof(*slots));
+	if (!out || !slots)
+		return -1;
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

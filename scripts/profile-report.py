@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# make profile's report (scripts/profile.sh): guest instructions per
+# operation, per row and per function, on each kernel profiled.
+# usage: profile-report.py <dir> <iters> <rows> <kernel>...
+import bisect
+import collections
+import sys
+
+pdir, iters, rows = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+kernels = sys.argv[4:]
+labels = [r.split()[0] for r in rows.strip().splitlines()]
+# bench/insnprof.c's enum tb_end
+END_NAMES = ["branch", "ret", "indirect", "exit"]
+
+
+def load_syms(path):
+    addrs, names = [], []
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) == 3 and p[1] in "tTwW":
+                addrs.append(int(p[0], 16))
+                names.append(p[2])
+    return addrs, names
+
+
+def load(k):
+    addrs, names = load_syms(f"{pdir}/{k}.nm")
+    windows = []
+    tbs = []
+    ends = []
+    cur = None
+    with open(f"{pdir}/{k}.windows") as f:
+        for line in f:
+            if line.startswith("# window"):
+                cur = collections.Counter()
+                windows.append(cur)
+                tbs.append(0)
+                ends.append(collections.Counter())
+                continue
+            va, n, c, end, pages = line.split()
+            va, n, c, end, pages = int(va, 16), int(n), int(c), int(end), int(pages)
+            ends[-1][END_NAMES[end]] += c
+            ends[-1]["page changes"] += pages
+            if va < 0xffff800000000000:
+                name = "[user]"
+            else:
+                i = bisect.bisect_right(addrs, va) - 1
+                name = names[i] if i >= 0 else "[kernel?]"
+            cur[name] += n * c
+            tbs[-1] += c
+    rets = {}
+    with open(f"{pdir}/{k}.out") as f:
+        for line in f:
+            p = line.split()
+            if len(p) >= 4 and p[0] == "callprof":
+                rets[p[1]] = (int(p[2].split("=")[1]), p[3].split("=")[1])
+    return windows, rets, tbs, ends
+
+
+data = {k: load(k) for k in kernels}
+print(f"make profile: guest instructions per operation ({iters} operations a row, TCG plugin)")
+print("kernels: " + " ".join(kernels))
+summary = []
+for i, label in enumerate(labels):
+    per = {}
+    for k in kernels:
+        windows, rets, tbs, ends = data[k]
+        n, ret = rets.get(label, (0, "?"))
+        w = windows[i] if i < len(windows) else collections.Counter()
+        e = ends[i] if i < len(ends) else collections.Counter()
+        per[k] = ({f: v / n for f, v in w.items()} if n else {}, ret,
+                  tbs[i] / n if n and i < len(tbs) else 0,
+                  {x: v / n for x, v in e.items()} if n else {})
+    print()
+    print(f"== {label}: " + ", ".join(f"{k} ret={per[k][1]}" for k in kernels))
+    tot = {k: sum(per[k][0].values()) for k in kernels}
+    kern = {k: sum(v for f, v in per[k][0].items() if f != "[user]") for k in kernels}
+    print("   " + "   ".join(f"{k}: {tot[k]:.1f} total, {kern[k]:.1f} kernel, {per[k][2]:.1f} blocks" for k in kernels))
+    print("   blocks ending in: " + "   ".join(
+        f"{k}: " + ", ".join(f"{x} {per[k][3].get(x, 0):.1f}" for x in END_NAMES[1:] + ["page changes"])
+        for k in kernels))
+    summary.append((label, tot, {k: per[k][2] for k in kernels}))
+    funcs = set()
+    for k in kernels:
+        funcs |= {f for f, v in per[k][0].items() if v >= 0.5}
+    base = kernels[0]
+
+    def key(f):
+        vals = [per[k][0].get(f, 0) for k in kernels]
+        return -(max(vals) - min(vals)), -max(vals)
+    print(f"   {'function':40s}" + "".join(f"{k:>10s}" for k in kernels) +
+          ("      diff" if len(kernels) == 2 else ""))
+    for f in sorted(funcs, key=key):
+        vals = [per[k][0].get(f, 0) for k in kernels]
+        line = f"   {f[:40]:40s}" + "".join(f"{v:10.1f}" for v in vals)
+        if len(kernels) == 2:
+            line += f"{vals[1] - vals[0]:+10.1f}"
+        print(line)
+print()
+print("== summary: instructions, and translation blocks entered, per operation")
+two = len(kernels) == 2
+print(f"   {'row':30s}" + "".join(f"{k + ' insns':>16s}" for k in kernels) +
+      ("     ratio" if two else "") +
+      "".join(f"{k + ' blocks':>16s}" for k in kernels) + ("     ratio" if two else ""))
+for label, tot, blk in summary:
+    line = f"   {label:30s}" + "".join(f"{tot[k]:16.1f}" for k in kernels)
+    if two:
+        line += f"{tot[kernels[1]] / tot[kernels[0]]:10.3f}" if tot[kernels[0]] else f"{'':10s}"
+    line += "".join(f"{blk[k]:16.1f}" for k in kernels)
+    if two:
+        line += f"{blk[kernels[1]] / blk[kernels[0]]:10.3f}" if blk[kernels[0]] else ""
+    print(line)
