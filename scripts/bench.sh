@@ -77,10 +77,12 @@ patched_head=$(git -C "$TREE" log --oneline -1)
 dirty=$(git -C "$TREE" status --porcelain --untracked-files=no | wc -l)
 [ "$dirty" = 0 ] && dirty= || dirty=" plus uncommitted edits in $dirty files"
 
-# 1b. Code layouts. Under TCG the time of a system call depends on where
+# 1b. Code layouts. Under TCG the time of a system call may depend on where
 # its code lies, not only on what it executes: the same patched source with
-# its text moved by 1008 bytes ran single calls 0.82 to 1.16 times as fast
-# (2026-12-04). So each kernel is also built with its text after
+# its text moved by 1008 bytes gave single-call ratios of 0.84 to 1.16
+# against itself (2026-12-04, 2 boots each, as wide as the spread between
+# boots of one image, so the two cannot be told apart there). So each
+# kernel is also built with its text after
 # init/main.o moved by 1352 bytes times the layout number (a function of
 # that many bytes appended to init/main.c, which the series does not touch,
 # in its own O= folder, objdir <kernel> layout<n>), and the table takes the
