@@ -10,7 +10,7 @@ S := scripts
 # The logs' prefix: build/logs/<kernel>[-debug]-<mode>.*
 TAG := $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check check-series legacy-report bench bench-aa profile difftest difftest-stock difftest-aa deps tree apply export build guest clean help
+.PHONY: all run check check-series compile-proof legacy-report bench bench-aa profile difftest difftest-stock difftest-aa deps tree apply export build guest clean help
 
 all: check
 
@@ -19,6 +19,8 @@ help:
 	@echo "make check               build, boot, run the whole suite (KERNEL=stock for the stock kernel)"
 	@echo "make legacy-report [LIST=1] count file_operations still wiring .read/.write"
 	@echo "make check-series        build every patch on its own and run checkpatch on it"
+	@echo "make compile-proof       build the objects the series touches, W=1, allmodconfig per architecture,"
+	@echo "                         patched against pristine (PROOF_ARCHES, PROOF_BASE, PROOF_FILES)"
 	@echo "make bench               both kernels side by side: table of patched/stock ratios and a plot"
 	@echo "make bench-aa [KERNEL=stock] one kernel against itself (A/A): each ratio is its row's noise"
 	@echo "make profile             instructions per read()/write(), per function, stock and patched (TCG plugin)"
@@ -66,6 +68,11 @@ legacy-report: build
 
 check-series: tree
 	@$(S)/check-series.sh
+
+# Compile proof for code the guest cannot run (scripts/compile-proof.sh):
+# each architecture's allmodconfig, in build/proof/<arch>/.
+compile-proof: tree
+	@$(S)/compile-proof.sh
 
 bench: tree
 	@$(S)/bench.sh

@@ -4,9 +4,12 @@
  * and the patched kernel. Each row times one operation (a read(), a readv()
  * of 64 segments, an io_submit() and its io_getevents(), ...) with
  * clock_gettime(CLOCK_MONOTONIC): a calibration that doubles the count until
- * it takes 2 ms, a warm-up repetition, then BENCH_REPS repetitions (default
- * 7) of about BENCH_REP_MS milliseconds each (default 20). It prints one
- * line a row:
+ * it takes 2 ms, then BENCH_REPS repetitions (default 7) of about
+ * BENCH_REP_MS milliseconds each (default 20). The repetitions go round the
+ * rows: after the calibration of every row, a warm-up round times each row
+ * once without keeping it, then each round times one repetition of every
+ * row, so that the repetitions of a row are spread over the whole run
+ * (measure_all()). It prints one line a row, at the end:
  *
  *   bench <group> <target> <op> <param> sys=<syscalls/op> med_ns=<median>
  *         min_ns=<min> max_ns=<max> iters=<ops/repetition> reps=<n> bytes=<b>
@@ -122,7 +125,19 @@ struct row {
 	int nseg;
 	void *data;		/* what a write sends, if not buf or ones */
 	long (*fn)(struct row *r);
+	/* Filled in by calibrate() and measure_all(). */
+	long iters;		/* operations a repetition; 0: the row failed */
+	long bytes;		/* what the first operation transferred */
+	long nsys;		/* system calls of the measured repetitions */
+	int nrep;		/* repetitions measured */
+	int late;		/* failed after its first operation */
+	const char *errstr;	/* why it failed */
+	double ns[64];		/* time per operation of each repetition */
 };
+
+#define MAX_ROWS	512
+static struct row rows[MAX_ROWS];
+static int nrows;
 
 static double now_ns(void)
 {
@@ -314,16 +329,19 @@ static double run(struct row *r, long iters, long *err)
 	return now_ns() - t0;
 }
 
-static void measure(struct row *r)
+/*
+ * The first operation of a row, then the calibration, which is its warm-up
+ * too: double the count until it takes cal_ns; the count of a repetition
+ * follows from that.
+ */
+static void calibrate(struct row *r)
 {
-	double t, ns[64];
-	long iters, err = 0, ret, sys0, bytes;
-	int i;
+	long iters, err = 0, ret, sys0;
+	double t;
 
-	printf("bench %s %s %s %s ", r->group, r->target, r->op, r->param);
+	r->iters = 0;
 	if (r->fd < 0) {
-		printf("sys=- err=%s\n", errname(r->err));
-		fflush(stdout);
+		r->errstr = errname(r->err);
 		return;
 	}
 	if (r->nseg)
@@ -331,42 +349,86 @@ static void measure(struct row *r)
 	sys0 = nsys;
 	ret = r->fn(r);
 	if (ret < 0) {
-		printf("sys=%ld err=%s\n", nsys - sys0, errname(-ret));
-		fflush(stdout);
+		r->nsys = nsys - sys0;
+		r->errstr = errname(-ret);
 		return;
 	}
-	bytes = ret;
-	/* Calibrate (and warm up): double the count until it takes cal_ns. */
+	r->bytes = ret;
 	for (iters = 1;; iters *= 2) {
 		t = run(r, iters, &err);
-		if (t < 0)
-			goto failed;
+		if (t < 0) {
+			r->errstr = errname(-err);
+			r->late = 1;
+			return;
+		}
 		if (t >= cal_ns || iters >= (1L << 24))
 			break;
 	}
 	iters = rep_ns / (t / iters);
-	if (iters < 1)
-		iters = 1;
-	/* Warm-up repetition, then the measured ones. */
-	if (run(r, iters, &err) < 0)
-		goto failed;
+	r->iters = iters < 1 ? 1 : iters;
+}
+
+/* One repetition of a row; @record: keep its time. */
+static void repeat(struct row *r, int record)
+{
+	long err = 0, sys0;
+	double t;
+
+	if (!r->iters)
+		return;
+	if (r->nseg)
+		setup_iov(r);
 	sys0 = nsys;
-	for (i = 0; i < reps; i++) {
-		t = run(r, iters, &err);
-		if (t < 0)
-			goto failed;
-		ns[i] = t / iters;
+	t = run(r, r->iters, &err);
+	if (t < 0) {
+		r->errstr = errname(-err);
+		r->late = 1;
+		r->iters = 0;
+		return;
 	}
-	qsort(ns, reps, sizeof(ns[0]), cmp_double);
-	printf("sys=%.2f med_ns=%.1f min_ns=%.1f max_ns=%.1f iters=%ld reps=%d bytes=%ld\n",
-	       (double)(nsys - sys0) / ((double)iters * reps),
-	       reps % 2 ? ns[reps / 2] : (ns[reps / 2 - 1] + ns[reps / 2]) / 2,
-	       ns[0], ns[reps - 1], iters, reps, bytes);
-	fflush(stdout);
-	return;
-failed:
-	printf("sys=- err=%s late=1\n", errname(-err));
-	fflush(stdout);
+	if (record) {
+		r->nsys += nsys - sys0;
+		r->ns[r->nrep++] = t / r->iters;
+	}
+}
+
+/*
+ * Time every row: calibrate each, then one unrecorded round over all rows
+ * (the warm-up), then @reps rounds, each a repetition of every row in turn.
+ * The repetitions of one row are thus spread over the whole run rather than
+ * taken back to back: under TCG the host slows down for seconds at a time,
+ * and a slow spell now costs each row one or two of its repetitions instead
+ * of all of them, which the median and the minimum leave out.
+ */
+static void measure_all(void)
+{
+	int i, rep;
+
+	for (i = 0; i < nrows; i++)
+		calibrate(&rows[i]);
+	for (rep = -1; rep < reps; rep++)
+		for (i = 0; i < nrows; i++)
+			repeat(&rows[i], rep >= 0);
+}
+
+static void print_row(struct row *r)
+{
+	double *ns = r->ns;
+
+	printf("bench %s %s %s %s ", r->group, r->target, r->op, r->param);
+	if (r->fd < 0)
+		printf("sys=- err=%s\n", r->errstr);
+	else if (r->late)
+		printf("sys=- err=%s late=1\n", r->errstr);
+	else if (!r->iters)
+		printf("sys=%ld err=%s\n", r->nsys, r->errstr);
+	else {
+		qsort(ns, reps, sizeof(ns[0]), cmp_double);
+		printf("sys=%.2f med_ns=%.1f min_ns=%.1f max_ns=%.1f iters=%ld reps=%d bytes=%ld\n",
+		       (double)r->nsys / ((double)r->iters * reps),
+		       reps % 2 ? ns[reps / 2] : (ns[reps / 2 - 1] + ns[reps / 2]) / 2,
+		       ns[0], ns[reps - 1], r->iters, reps, r->bytes);
+	}
 }
 
 /* A file to measure: opened once, shared by its rows. */
@@ -442,9 +504,11 @@ static struct row mkrow(const char *group, struct target *t, const char *op,
 static void row(const char *group, struct target *t, const char *op, int write,
 		size_t len, int nseg, long (*fn)(struct row *))
 {
-	struct row r = mkrow(group, t, op, write, len, nseg, fn);
-
-	measure(&r);
+	if (nrows == MAX_ROWS) {
+		fprintf(stderr, "vaio-bench: more than %d rows\n", MAX_ROWS);
+		exit(1);
+	}
+	rows[nrows++] = mkrow(group, t, op, write, len, nseg, fn);
 }
 
 static int env_int(const char *name, int def)
@@ -614,6 +678,9 @@ int main(void)
 		}
 	}
 
+	measure_all();
+	for (i = 0; i < (size_t)nrows; i++)
+		print_row(&rows[i]);
 	printf("# vaio-bench: done in %.1f s\n", (now_ns() - t0) / 1e9);
 	unlink(TMPFS_FILE);
 	return 0;

@@ -1227,6 +1227,25 @@ static const struct target targets[] = {
 	  .rlen = 64, .rsplit = 4, .content = C_REF },
 	{ "/proc/bus/pci/00/00.0", "/proc/bus/pci/00/00.0", .rflags = RO, NOW,
 	  .off = 0, .rlen = 64, .rsplit = 3, .content = C_REF },
+	/*
+	 * proc_ops whose .proc_read was seq_read: seq_read_iter since
+	 * cocci/proc_seq_read.cocci (issue 15). Read only: what they accept
+	 * as writes is not theirs to test here.
+	 */
+	{ "/proc/swaps", "/proc/swaps", .rflags = RO, NOW, .off = 0,
+	  .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	{ "/proc/kallsyms", "/proc/kallsyms", .rflags = RO, NOW, .off = 0,
+	  .rlen = 8192, .rsplit = 10, .content = C_REF, .vol = 1 },
+	{ "/proc/slabinfo", "/proc/slabinfo", .rflags = RO, NOW, .off = 0,
+	  .rlen = 4096, .rsplit = 10, .content = C_SHAPE, .vol = 1 },
+	{ "/proc/modules", "/proc/modules", .rflags = RO, NOW, .off = 0,
+	  .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	{ "/proc/bus/input/devices", "/proc/bus/input/devices", .rflags = RO,
+	  NOW, .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF,
+	  .vol = 1 },
+	{ "/proc/bus/input/handlers", "/proc/bus/input/handlers",
+	  .rflags = RO, NOW, .off = 0, .rlen = 4096, .rsplit = 10,
+	  .content = C_REF, .vol = 1 },
 
 	/* Directories: generic_dir_read_iter(). */
 	{ "dir:/proc", "/proc", .rflags = DIRF, NOW, .off = -1, .rlen = 64 },

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Unpack Debian's cross compilers into build/cross/ for make compile-proof,
+# without installing them: Debian 12's gcc-multilib, which make check needs
+# for the -m32 tests, conflicts with every gcc-12-<triplet> cross package,
+# and apt-get would remove one for the other. The packages are fetched with
+# apt-get download and unpacked with dpkg -x; GCC finds its cc1 and the
+# target's binutils relative to where its driver lies, so the unpacked tree
+# works from any folder once build/cross/usr/bin is on PATH
+# (scripts/compile-proof.sh puts it there).
+# usage: install-cross.sh [triplet...]   (default: all of toolchains below)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+dest=$BUILD/cross
+debs=$dest/debs
+mkdir -p "$debs"
+
+# triplet  Debian architecture of its libraries
+all="aarch64-linux-gnu:arm64 powerpc64le-linux-gnu:ppc64el s390x-linux-gnu:s390x
+riscv64-linux-gnu:riscv64 arm-linux-gnueabihf:armhf mips64el-linux-gnuabi64:mips64el
+sparc64-linux-gnu:sparc64 m68k-linux-gnu:m68k alpha-linux-gnu:alpha sh4-linux-gnu:sh4"
+
+want=("$@")
+for ta in $all; do
+	t=${ta%%:*}
+	if [ ${#want[@]} -gt 0 ] && [[ " ${want[*]} " != *" $t "* ]]; then
+		continue
+	fi
+	if [ -x "$dest/usr/bin/$t-gcc" ]; then
+		step "$t: already in build/cross"
+		continue
+	fi
+	step "$t: fetching and unpacking gcc-12 and binutils"
+	(cd "$debs" && apt-get download -q "gcc-12-$t" "cpp-12-$t" "gcc-12-$t-base" \
+		"binutils-$t" >/dev/null) || die "$t: apt-get download failed"
+	for deb in "$debs"/*"$t"*.deb "$debs"/binutils-"$t"_*.deb; do
+		[ -f "$deb" ] && dpkg -x "$deb" "$dest"
+	done
+	ln -sf "$t-gcc-12" "$dest/usr/bin/$t-gcc"
+	ln -sf "$t-cpp-12" "$dest/usr/bin/$t-cpp"
+	echo 'int f(int x) { return x + 1; }' >"$dest/t.c"
+	PATH=$dest/usr/bin:$PATH "$t-gcc" -c -o "$dest/t.o" "$dest/t.c" ||
+		die "$t: the unpacked compiler does not compile"
+	rm -f "$dest/t.c" "$dest/t.o"
+	step "$t: $("$dest/usr/bin/$t-gcc" --version | head -1)"
+done
