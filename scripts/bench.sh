@@ -8,8 +8,9 @@
 # guests' raw outputs, kernels.txt, sizes.txt, table.txt and ratios.png.
 # Prints the table and the accelerator.
 #   BENCH_LAYOUTS=n     build each kernel in n code layouts (default 3)
-#   BENCH_ROUNDS=n      boot each layout of each kernel n times (default 1);
-#                       the boots alternate between the kernels
+#   BENCH_ROUNDS=n      boot each layout of each kernel n times (default 2;
+#                       1 with BENCH_PAIRED=0); the order of the two sides
+#                       alternates from round to round
 #   BENCH_REPS, BENCH_REP_MS, BENCH_FIO_RUNTIME   passed to the guest
 #   BENCH_AA=1          make bench-aa: one kernel against itself, the A/A
 #                       test: BENCH_KERNEL (patched, or stock) on both sides,
@@ -20,17 +21,35 @@
 #                       to the last boot, so that both sides boot the same
 #                       image. Results in bench/results/<date>-<accel>-aa/
 #                       (-aa-stock/ for the stock kernel).
+#   BENCH_PAIRED=1      boot the two sides of each round at the same time,
+#                       each guest with one CPU (-smp 1) and its QEMU pinned
+#                       to one host core (taskset), the cores swapped from
+#                       round to round: a slow spell of the host then falls
+#                       on both sides of a round alike (default 1; 0 boots
+#                       them one after the other, -smp 2, as before)
+#   BENCH_PIN=0         paired boots without taskset (the host schedules
+#                       both QEMUs; its A/A spread was wider, see README)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 export DEBUG=0
 bench=$BUILD/bench
 stage=$bench/root
-rounds=${BENCH_ROUNDS:-1}
+rounds=${BENCH_ROUNDS:-}
 layouts=${BENCH_LAYOUTS:-3}
 reps=${BENCH_REPS:-7}
 rep_ms=${BENCH_REP_MS:-20}
 fio_runtime=${BENCH_FIO_RUNTIME:-5}
+paired=${BENCH_PAIRED:-1}
+pin=${BENCH_PIN:-1}
+[ -n "$rounds" ] || { [ "$paired" = 1 ] && rounds=2 || rounds=1; }
+case "$paired" in
+0) smp=2 ;;
+1) smp=1
+	command -v taskset >/dev/null || die "taskset missing: apt-get install util-linux"
+	[ "$(nproc)" -ge 2 ] || die "BENCH_PAIRED=1 needs 2 host cores, this host has $(nproc)" ;;
+*) die "BENCH_PAIRED=$paired: expected 0 or 1" ;;
+esac
 fio=/usr/bin/fio
 [ -x "$fio" ] || die "$fio missing: apt-get install fio"
 command -v gnuplot >/dev/null || die "gnuplot missing: apt-get install gnuplot-nox"
@@ -186,19 +205,27 @@ cmdline+=" BENCH_REPS=$reps BENCH_REP_MS=$rep_ms BENCH_FIO_RUNTIME=$fio_runtime"
 run=$bench/run
 rm -rf "$run"
 mkdir -p "$run"
+# usage: boot_one <side> <boot number> <layout> [host core]
+# Each side has its own logs, scratch disks and raw disk, so that the two
+# sides of a paired round can run at the same time; with a host core, QEMU
+# runs pinned to it.
 boot_one() {
-	local s=$1 r=$2 j=$3 k try cs ext
+	local s=$1 r=$2 j=$3 core=${4:-} k try cs ext logs disk pin=()
 	k=$(side_kernel "$s")
+	logs=$bench/logs-$s
+	disk=$bench/raw-disk-$s.img
+	[ -z "$core" ] || pin=(taskset -c "$core")
 	for try in 1 2 3; do
-		rm -f "$bench/raw-disk.img"
-		truncate -s 64M "$bench/raw-disk.img"
-		HARNESS_GUEST=$bench HARNESS_LOGS=$bench/logs BENCH_DISK=$bench/raw-disk.img \
+		rm -f "$disk"
+		truncate -s 64M "$disk"
+		HARNESS_GUEST=$bench HARNESS_LOGS=$logs BENCH_DISK=$disk QEMU_SMP=$smp \
 			BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} CMDLINE="$cmdline" \
 			BOOT_IMAGE=$(layout_image "$k" "$j") \
-			"$TOP/scripts/boot.sh" "$k" bench
+			"${pin[@]}" "$TOP/scripts/boot.sh" "$k" bench
 		for ext in out console accel; do
-			cp "$bench/logs/$k-bench.$ext" "$run/$s-$r.$ext"
+			cp "$logs/$k-bench.$ext" "$run/$s-$r.$ext"
 		done
+		echo "${core:-any}" >"$run/$s-$r.core"
 		if ! grep -q '^### end vaio-bench rc=0' "$run/$s-$r.out" || ! grep -q '^### done' "$run/$s-$r.out"; then
 			tail -20 "$run/$s-$r.console" >&2
 			die "the $s guest did not finish the benchmark: see $run/$s-$r.out and .console"
@@ -219,13 +246,36 @@ for j in $(seq 0 $((layouts - 1))); do
 	for r in $(seq 1 "$rounds"); do
 		n=$((n + 1))
 		if [ $((n % 2)) = 1 ]; then order="$side_a $side_b"; else order="$side_b $side_a"; fi
-		for s in $order; do
-			boot_one "$s" "$n" "$j"
-		done
+		if [ "$paired" = 1 ]; then
+			# Both sides at once, the first of the order on core 0;
+			# the lock is held over the pair (boot.sh inherits it).
+			heavy_lock
+			pids=()
+			c=0
+			for s in $order; do
+				if [ "$pin" = 1 ]; then
+					boot_one "$s" "$n" "$j" "$c" &
+				else
+					boot_one "$s" "$n" "$j" &
+				fi
+				pids+=($!)
+				c=$((c + 1))
+			done
+			fail=0
+			for p in "${pids[@]}"; do
+				wait "$p" || fail=1
+			done
+			[ "$aa" = 1 ] || exec 9>&-
+			[ "$fail" = 0 ] || die "a guest of round $n failed (see above)"
+		else
+			for s in $order; do
+				boot_one "$s" "$n" "$j"
+			done
+		fi
 		boots+="${boots:+, }$n: layout $j (+$(layout_pad "$j") bytes)"
 	done
 done
-rm -f "$bench/raw-disk.img"
+rm -f "$bench"/raw-disk-*.img
 accel=$(cat "$run"/*.accel | sort -u | paste -sd+)
 # A/A: every boot must have run the same build; the boots are over, let
 # the others build and boot.
@@ -252,7 +302,7 @@ stock_desc="$(git -C "$STOCK_TREE" log --oneline -1) (tag pristine)"
 patched_desc="build/linux at $patched_head$dirty"
 {
 	echo "date: $(date '+%F %T %z')"
-	echo "accelerator: $accel (qemu-system-x86_64 $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p'), -smp 2 -m 1G, same settings for both kernels)"
+	echo "accelerator: $accel (qemu-system-x86_64 $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p'), -smp $smp -m 1G, same settings for both kernels)"
 	echo "host: $(uname -r), $(nproc) cores, load average before the run: $load0"
 	if [ "$aa" = 1 ]; then
 		[ "$kernel" = stock ] && desc=$stock_desc || desc=$patched_desc
@@ -262,7 +312,7 @@ patched_desc="build/linux at $patched_head$dirty"
 		echo "stock:   $(guest_kernel stock), $stock_desc"
 		echo "patched: $(guest_kernel patched), $patched_desc"
 	fi
-	echo "boots: $layouts layouts of each kernel, $rounds boot(s) of each layout, alternating between the sides; boot $boots; vaio-bench: $reps repetitions of about $rep_ms ms; fio: ${fio_runtime}s a job"
+	echo "boots: $layouts layouts of each kernel, $rounds boot(s) of each layout, $([ "$paired" = 1 ] && { [ "$pin" = 1 ] && echo "the two sides of a round at the same time, each QEMU pinned to one host core, the cores swapped every round" || echo "the two sides of a round at the same time, not pinned"; } || echo "alternating between the sides"); boot $boots; vaio-bench: $reps repetitions of about $rep_ms ms; fio: ${fio_runtime}s a job"
 	echo "guest command line adds: $cmdline; clocksource of each boot: $(cd "$run" && grep -H -o 'clocksource [^ ]*' ./*.out | sed 's|^\./||; s|\.out:clocksource|:|' | paste -sd' ')"
 } >"$res/kernels.txt"
 if [ "$aa" = 1 ]; then

@@ -4,6 +4,7 @@
 # guest's results (ttyS1) to build/logs/<kernel>-<mode>.out.
 # usage: boot.sh stock|patched check|run|bench|durability-write|durability-verify
 #   KEEP_DISKS=1   boot on the previous boot's disks (below)
+#   QEMU_SMP=n     n guest CPUs (default 2; make bench's paired boots use 1)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -104,7 +105,7 @@ rm -f "$logs/$tag.console" "$logs/$tag.out"
 t0=$(date +%s)
 rc=0
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 "${accel_args[@]}" \
-	-smp 2 -m 1G -nographic -no-reboot -monitor none \
+	-smp "${QEMU_SMP:-2}" -m 1G -nographic -no-reboot -monitor none \
 	-kernel "$image" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 oops=panic harness.mode=$mode ${CMDLINE:-}" \
 	-serial "file:$logs/$tag.console" -serial "file:$logs/$tag.out" \
