@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// The same shape as simple_read_from_buffer.cocci, for files that cannot
+/// be run here: a ->read method whose only use of the user buffer, the
+/// count and the position is one simple_read_from_buffer() call becomes a
+/// ->read_iter method around simple_read_iter_from_buffer(), and the
+/// file_operations that use it get ->read_iter and FOP_READ_SEGMENTS, no
+/// ->splice_read. Such a method often builds its buffer anew at every call
+/// (a register read, a formatted value), so readv() keeps calling it once
+/// per segment, as the ->read emulation did on 6.12, and splice() keeps
+/// failing with EINVAL. Anything else that touches buf, count or ppos is
+/// left alone for a conversion by hand. A structure that already has
+/// .fop_flags needs the flag added by hand.
+//
+// Confidence: Moderate: read every result.
+// Options: --no-includes --include-headers
+
+virtual patch
+
+@ shape depends on patch @
+attribute name __user;
+identifier fn, file, buf, count, ppos;
+expression from, avail;
+@@
+ssize_t fn(struct file *file, char __user *buf, size_t count, loff_t *ppos)
+{
+	... when != buf
+	    when != count
+	    when != ppos
+	    when any
+	return simple_read_from_buffer(buf, count, ppos, from, avail);
+}
+
+@ convert depends on patch @
+attribute name __user;
+identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+expression shape.from, shape.avail;
+fresh identifier fn_iter = fn ## "_iter";
+@@
+-ssize_t fn(struct file *file, char __user *buf, size_t count, loff_t *ppos)
++ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *to)
+{
++	struct file *file = iocb->ki_filp;
+	...
+-	return simple_read_from_buffer(buf, count, ppos, from, avail);
++	return simple_read_iter_from_buffer(iocb, to, from, avail);
+}
+
+@ depends on patch @
+identifier ops;
+identifier shape.fn, convert.fn_iter;
+@@
+struct file_operations ops = {
+	...,
+-	.read = fn,
++	.read_iter = fn_iter,
++	.fop_flags = FOP_READ_SEGMENTS,
+	...
+};
+
+// A method that never used its struct file does not need the local.
+@ depends on patch @
+identifier convert.fn_iter, shape.file;
+@@
+ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+-	struct file *file = iocb->ki_filp;
+	... when != file
+}
