@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// A ->read method whose only use of the user buffer, the count and the
 /// position is one simple_read_from_buffer() call becomes a ->read_iter
-/// method around simple_read_iter_from_buffer(), and the file_operations
-/// that use it get ->read_iter and copy_splice_read(). Anything else that
+/// method around simple_read_iter_from_buffer(). Anything else that
 /// touches buf, count or ppos is left alone for a conversion by hand.
-/// A read from a buffer at an offset does not depend on segment
-/// boundaries, so readv() may make one call; FOP_READ_NO_RWF keeps
-/// preadv2() refusing RWF_* flags as it did. A structure that already has
-/// .fop_flags needs the flag added by hand.
+/// A structure that already has .fop_flags needs the flag added by hand.
+///
+/// By default (the files the guest runs) the file_operations get
+/// FOP_READ_NO_RWF and copy_splice_read(): a read from a buffer at an
+/// offset does not depend on segment boundaries, so readv() may make one
+/// call, and FOP_READ_NO_RWF keeps preadv2() refusing RWF_* flags as it
+/// did. With -D segments (files that cannot be run here) they get
+/// FOP_READ_SEGMENTS and no ->splice_read: such a method often builds its
+/// buffer anew at every call (a register read, a formatted value), so
+/// readv() keeps calling it once per segment, as the ->read emulation did
+/// on 6.12, and splice() keeps failing with EINVAL.
 //
 // Confidence: Moderate: read every result.
 // Options: --no-includes --include-headers
 
 virtual patch
+virtual segments
 
 @ shape depends on patch @
 attribute name __user;
@@ -43,7 +50,7 @@ fresh identifier fn_iter = fn ## "_iter";
 +	return simple_read_iter_from_buffer(iocb, to, from, avail);
 }
 
-@ depends on patch @
+@ depends on patch && !segments @
 identifier ops;
 identifier shape.fn, convert.fn_iter;
 @@
@@ -55,3 +62,25 @@ struct file_operations ops = {
 +	.splice_read = copy_splice_read,
 	...
 };
+
+@ depends on patch && segments @
+identifier ops;
+identifier shape.fn, convert.fn_iter;
+@@
+struct file_operations ops = {
+	...,
+-	.read = fn,
++	.read_iter = fn_iter,
++	.fop_flags = FOP_READ_SEGMENTS,
+	...
+};
+
+// A method that never used its struct file does not need the local.
+@ depends on patch @
+identifier convert.fn_iter, shape.file;
+@@
+ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+-	struct file *file = iocb->ki_filp;
+	... when != file
+}
