@@ -167,7 +167,8 @@ static long aio_one(int opcode, int fd, void *buf, uint64_t len, long long off)
 
 /* ---- the targets ---- */
 
-enum content { C_HASH, C_REF, C_SHAPE, C_EVDEV, C_KMSG, C_PERF, C_FANOTIFY };
+enum content { C_HASH, C_REF, C_SHAPE, C_EVDEV, C_KMSG, C_SYSLOG, C_PERF,
+	       C_FANOTIFY };
 
 struct payload {
 	const char *tag;	/* how the split case is named */
@@ -483,6 +484,48 @@ static void kmsg_prime(int fd)
 	if (write(w, rec, sizeof(rec) - 1) < 0)
 		rec_lost = 1;
 	close(w);
+}
+
+/*
+ * /proc/kmsg: the kernel log from the syslog position on, read destructively.
+ * Each case empties it, then logs one record of 63 bytes as syslog prints
+ * it ("<12>[ssss.uuuuuu] " and the text), so that no segment boundary of
+ * the cases (1..32, 4, 8, 16, 32 and 64 bytes in) falls at its end, where
+ * the next segment's call would wait for another record.
+ */
+static void proc_kmsg_drain(int fd)
+{
+	char junk[4096];
+	int flags = fcntl(fd, F_GETFL);
+	int i;
+
+	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	for (i = 0; i < 10000 && read(fd, junk, sizeof(junk)) > 0; i++)
+		;
+	fcntl(fd, F_SETFL, flags);
+}
+
+static void proc_kmsg_prime(int fd)
+{
+	static const char rec[] = "<12>difftest: one record of the proc kmsg cases\n";
+	int w = open("/dev/kmsg", O_WRONLY);
+
+	proc_kmsg_drain(fd);
+	if (w < 0)
+		return;
+	if (write(w, rec, sizeof(rec) - 1) < 0)
+		rec_lost = 1;
+	close(w);
+}
+
+static int proc_kmsg_open(int flags)
+{
+	int fd = open("/proc/kmsg", flags);
+
+	/* An unprimed case finds it empty. */
+	if (fd >= 0)
+		proc_kmsg_drain(fd);
+	return fd;
 }
 
 /* fusectl: a fuse mount nobody serves, its INIT request queued. */
@@ -980,6 +1023,87 @@ static int usbfs_present(void)
 	return !access(usbfs_path(), F_OK);
 }
 
+/*
+ * /proc/bus/pci: the interrupt line register (0x3c) of the first virtio
+ * device, which only stores what the OS writes there. The next byte, the
+ * interrupt pin, is read-only. Saved in setup, restored in teardown.
+ */
+static char pci_path[300];
+static unsigned char pci_saved;
+
+static const char *pci_virtio_path(void)
+{
+	struct dirent *de;
+	char best[256] = "";
+	DIR *d = opendir("/proc/bus/pci/00");
+
+	if (d) {
+		while ((de = readdir(d))) {
+			unsigned char id[2];
+			char p[300];
+			int fd;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "/proc/bus/pci/00/%s", de->d_name);
+			fd = open(p, O_RDONLY);
+			if (fd < 0)
+				continue;
+			if (pread(fd, id, 2, 0) == 2 && id[0] == 0xf4 &&
+			    id[1] == 0x1a && (!best[0] || strcmp(de->d_name, best) < 0))
+				snprintf(best, sizeof(best), "%s", de->d_name);
+			close(fd);
+		}
+		closedir(d);
+	}
+	snprintf(pci_path, sizeof(pci_path), "/proc/bus/pci/00/%s",
+		 best[0] ? best : "none");
+	return pci_path;
+}
+
+static int pci_virtio_present(void)
+{
+	return strcmp(pci_virtio_path(), "/proc/bus/pci/00/none") != 0;
+}
+
+static int pci_intline_setup(void)
+{
+	int fd = open(pci_virtio_path(), O_RDONLY);
+	int e = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &pci_saved, 1, 0x3c) != 1)
+		e = -EIO;
+	close(fd);
+	return e;
+}
+
+static void pci_intline_teardown(void)
+{
+	int fd = open(pci_virtio_path(), O_WRONLY);
+
+	if (fd >= 0) {
+		if (pwrite(fd, &pci_saved, 1, 0x3c) != 1)
+			fprintf(stderr, "difftest: could not restore %s\n",
+				pci_path);
+		close(fd);
+	}
+}
+
+static void pci_intline_state(char *b, size_t n)
+{
+	unsigned char v[2];
+	int fd = open(pci_virtio_path(), O_RDONLY);
+
+	if (fd < 0 || pread(fd, v, 2, 0x3c) != 2)
+		snprintf(b, n, "-%s", errname(errno));
+	else
+		snprintf(b, n, "%02x%02x", v[0], v[1]);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* ---- payloads ---- */
 
 #define P(t, s, ...) { t, s, sizeof(s) - 1, __VA_ARGS__ }
@@ -1063,6 +1187,9 @@ static const struct payload pay_vga[] = {
 	P("[\"target_\",\"default\"]", "target default", 2, { 7, 7 }),
 	P("[\"unlock_\",\"all\"]", "unlock all", 2, { 7, 3 }),
 	P("[\"frob\",\"nicate\"]", "frobnicate", 2, { 4, 6 }),
+};
+static const struct payload pay_pci_intline[] = {
+	P("[1,1]", "\x0a\x07", 2, { 1, 1 }),
 };
 static const struct payload pay_bytes[] = {
 	P("[32,32]", "0123456789abcdef0123456789abcdef"
@@ -1259,8 +1386,22 @@ static const struct target targets[] = {
 	  .rlen = 64, .rsplit = 4, .content = C_REF },
 	{ "/proc/kpagecount", "/proc/kpagecount", .rflags = RO, NOW, .off = 0,
 	  .rlen = 64, .rsplit = 4, .content = C_REF },
+	{ "/proc/kmsg", "/proc/kmsg", .open_fn = proc_kmsg_open,
+	  .prime = proc_kmsg_prime, .rflags = RO, NOW, .off = -1, .rlen = 64,
+	  .rsplit = 4, .content = C_SYSLOG },
 	{ "/proc/bus/pci/00/00.0", "/proc/bus/pci/00/00.0", .rflags = RO, NOW,
 	  .off = 0, .rlen = 64, .rsplit = 3, .content = C_REF },
+	/*
+	 * Writes through ->proc_write_iter (issue 15); before it, through
+	 * ->proc_write: the first virtio device's interrupt line register,
+	 * written, then restored. (The guest has no /proc/irq masks, without
+	 * CONFIG_SMP, and no /proc/net file that root may open for writing.)
+	 */
+	{ "/proc/bus/pci/virtio@0x3c", .path_fn = pci_virtio_path,
+	  .present = pci_virtio_present, .setup = pci_intline_setup,
+	  .teardown = pci_intline_teardown, .state = pci_intline_state,
+	  .rflags = RO, .wflags = WO, .off = 0x3c, .rlen = 4, .rsplit = 1,
+	  .content = C_HASH, PAY(pay_pci_intline) },
 	/*
 	 * proc_ops whose .proc_read was seq_read: seq_read_iter since
 	 * cocci/proc_seq_read.cocci (issue 15). Read only: what they accept
@@ -1564,6 +1705,14 @@ static void print_data(long n)
 	case C_FANOTIFY:	/* fd and pid at 16..23 */
 		for (i = 16; i < 24 && i < n; i++)
 			c[i] = 0;
+		out(" data=%08x", fnv(c, n));
+		break;
+	case C_SYSLOG:	/* "<prio>[ secs.usecs] text\n": the time as zeros */
+		for (i = 0; i < n && c[i] != '['; i++)
+			;
+		for (; i < n && c[i] != ']'; i++)
+			if (c[i] >= '0' && c[i] <= '9')
+				c[i] = '0';
 		out(" data=%08x", fnv(c, n));
 		break;
 	case C_KMSG:	/* "prio,seq,usec,flags;text\n": the text only */
