@@ -15,7 +15,10 @@
 /// readv() keeps calling it once per segment, as the ->read emulation did
 /// on 6.12, and splice() keeps failing with EINVAL.
 //
-// Confidence: Moderate: read every result.
+// Confidence: Moderate: read every result. A method that also passes the
+// buffer to another function on an earlier return path can still match
+// (fs/pstore/inode.c: seq_read() for ftrace records); the renamed
+// parameters then leave that use undeclared, so the compile proof shows it.
 // Options: --no-includes --include-headers
 
 virtual patch
