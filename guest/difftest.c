@@ -842,18 +842,25 @@ static void dma_latency_state(char *buf, size_t n)
 		close(fd);
 }
 
+/* Two bytes of a file at an offset, in hex after a tag, or the errno. */
+static void two_bytes_of(const char *path, off_t off, const char *tag,
+			 char *buf, size_t n)
+{
+	unsigned char b[2] = { 0, 0 };
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || pread(fd, b, 2, off) != 2)
+		snprintf(buf, n, "-%s", errname(errno));
+	else
+		snprintf(buf, n, "%s%02x%02x", tag, b[0], b[1]);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* /dev/port: the POST port. */
 static void port_state(char *buf, size_t n)
 {
-	unsigned char b[2] = { 0, 0 };
-	int fd = open("/dev/port", O_RDONLY);
-
-	if (fd < 0 || pread(fd, b, 2, 0x80) != 2)
-		snprintf(buf, n, "-%s", errname(errno));
-	else
-		snprintf(buf, n, "ports:%02x%02x", b[0], b[1]);
-	if (fd >= 0)
-		close(fd);
+	two_bytes_of("/dev/port", 0x80, "ports:", buf, n);
 }
 
 /* /dev/mem: low RAM reads as zeros and ignores writes (STRICT_DEVMEM). */
@@ -1134,15 +1141,7 @@ static void pci_intline_teardown(void)
 
 static void pci_intline_state(char *b, size_t n)
 {
-	unsigned char v[2];
-	int fd = open(pci_virtio_path(), O_RDONLY);
-
-	if (fd < 0 || pread(fd, v, 2, 0x3c) != 2)
-		snprintf(b, n, "-%s", errname(errno));
-	else
-		snprintf(b, n, "%02x%02x", v[0], v[1]);
-	if (fd >= 0)
-		close(fd);
+	two_bytes_of(pci_virtio_path(), 0x3c, "", b, n);
 }
 
 /* ---- payloads ---- */
