@@ -12,6 +12,13 @@
 /// kstrtoull_from_iter() (u64 is unsigned long long on every
 /// architecture); the variants without an iter twin (u8, u16, s8, s16,
 /// long, long long) are left alone.
+///
+/// memdup_user(buf, count) and memdup_user_nul(buf, count), with the
+/// whole count, are taken the same way: memdup_iter() and
+/// memdup_iter_nul() allocate the same way, copy the same bytes, fail
+/// with the same errors and consume the count on success. A call with
+/// another length is left alone: memdup_user() may read past the count
+/// (a fixed-size struct), which an iterator cannot.
 //
 // Confidence: Moderate: read every result; a method also called directly
 // or named by a macro fails to build, which the compile proof shows.
@@ -26,7 +33,7 @@ virtual patch
 @ shape depends on patch @
 attribute name __user;
 identifier fn, file, buf, count, ppos;
-identifier kfu = {kstrtoull_from_user, kstrtoul_from_user, kstrtouint_from_user, kstrtoint_from_user, kstrtobool_from_user, kstrtou32_from_user, kstrtos32_from_user, kstrtou64_from_user};
+identifier kfu = {kstrtoull_from_user, kstrtoul_from_user, kstrtouint_from_user, kstrtoint_from_user, kstrtobool_from_user, kstrtou32_from_user, kstrtos32_from_user, kstrtou64_from_user, memdup_user, memdup_user_nul};
 position pb;
 @@
 ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
@@ -74,7 +81,8 @@ ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos
 kfu << shape.kfu;
 kfi;
 @@
-m = {"kstrtou64_from_user": "kstrtoull_from_iter"}
+m = {"kstrtou64_from_user": "kstrtoull_from_iter",
+     "memdup_user": "memdup_iter", "memdup_user_nul": "memdup_iter_nul"}
 coccinelle.kfi = cocci.make_ident(m.get(kfu, kfu.replace("_from_user", "_from_iter")))
 
 @ convert depends on patch && !other_buf && !other_count @
@@ -89,9 +97,14 @@ fresh identifier fn_iter = fn ## "_iter";
 +	struct file *file = iocb->ki_filp;
 +	size_t count = iov_iter_count(from);
 	<...
+(
+-	kfu(buf, count)
++	kfi(from, count)
+|
 -	kfu(buf, count,
 +	kfi(from,
 	    ...)
+)
 	...>
 }
 
