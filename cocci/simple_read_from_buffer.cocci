@@ -3,7 +3,8 @@
 /// position is one simple_read_from_buffer() call becomes a ->read_iter
 /// method around simple_read_iter_from_buffer(). Anything else that
 /// touches buf, count or ppos is left alone for a conversion by hand.
-/// A structure that already has .fop_flags needs the flag added by hand.
+/// In -D segments mode the flag is or-ed into an existing .fop_flags;
+/// in the default mode such a structure needs it added by hand.
 ///
 /// By default (the files the guest runs) the file_operations get
 /// FOP_READ_NO_RWF and copy_splice_read(): a read from a buffer at an
@@ -66,7 +67,20 @@ struct file_operations ops = {
 	...
 };
 
-@ depends on patch && segments @
+@ has_rflags depends on patch && segments @
+identifier ops;
+identifier shape.fn;
+expression flags;
+@@
+struct file_operations ops = {
+	...,
+	.read = fn,
+	...,
+	.fop_flags = flags,
+	...
+};
+
+@ depends on patch && segments && !has_rflags @
 identifier ops;
 identifier shape.fn, convert.fn_iter;
 @@
@@ -75,6 +89,23 @@ struct file_operations ops = {
 -	.read = fn,
 +	.read_iter = fn_iter,
 +	.fop_flags = FOP_READ_SEGMENTS,
+	...
+};
+
+// A structure whose ->write went first (FOP_WRITE_SEGMENTS) gets the flag
+// or-ed in.
+@ depends on patch && segments && has_rflags @
+identifier ops;
+identifier shape.fn, convert.fn_iter;
+expression flags;
+@@
+struct file_operations ops = {
+	...,
+-	.read = fn,
++	.read_iter = fn_iter,
+	...,
+-	.fop_flags = flags,
++	.fop_flags = FOP_READ_SEGMENTS | flags,
 	...
 };
 
