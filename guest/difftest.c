@@ -456,14 +456,13 @@ static void uinput_state_w(char *buf, size_t n)
 }
 
 /* /dev/kmsg */
-static int rec_lost;
-
 /*
  * A line the kernel logs between a kmsg case's set-up and its read is read
  * instead of the case's record. A probe descriptor put at the end of the
  * log before the case's own position is set, and read once the record is
- * written, tells whether the record came first; when it did not, the case
- * exits with status 3 and one() runs it again (three times at most).
+ * written, tells whether the record came first; when it did not, or the
+ * record could not be written, the case exits with status 3 and one() runs
+ * it again (three times at most).
  */
 static int kmsg_probe = -1, rec_dirty;
 
@@ -508,8 +507,6 @@ static void kmsg_prime(int fd)
 	static const char rec[] = "<5>difftest: one record of the kmsg cases\n";
 	int w = open("/dev/kmsg", O_WRONLY);
 
-	if (w < 0)
-		return;
 	/*
 	 * The case reads the first record after its position: move it to
 	 * the end again right before writing ours, so that a line the
@@ -519,9 +516,10 @@ static void kmsg_prime(int fd)
 	 */
 	kmsg_probe_start();
 	lseek(fd, 0, SEEK_END);
-	if (write(w, rec, sizeof(rec) - 1) < 0)
-		rec_lost = 1;
-	close(w);
+	if (w < 0 || write(w, rec, sizeof(rec) - 1) < 0)
+		rec_dirty = 1;
+	if (w >= 0)
+		close(w);
 	kmsg_probe_check("difftest: one record of the kmsg cases");
 }
 
@@ -551,11 +549,10 @@ static void proc_kmsg_prime(int fd)
 
 	kmsg_probe_start();
 	proc_kmsg_drain(fd);
-	if (w < 0)
-		return;
-	if (write(w, rec, sizeof(rec) - 1) < 0)
-		rec_lost = 1;
-	close(w);
+	if (w < 0 || write(w, rec, sizeof(rec) - 1) < 0)
+		rec_dirty = 1;
+	if (w >= 0)
+		close(w);
 	kmsg_probe_check("difftest: one record of the proc kmsg cases");
 }
 
