@@ -502,11 +502,20 @@ static int kmsg_open(int flags)
 	return fd;
 }
 
-static void kmsg_prime(int fd)
+/* Log rec ("<prio>text\n") through /dev/kmsg, then check the probe. */
+static void kmsg_log_checked(const char *rec)
 {
-	static const char rec[] = "<5>difftest: one record of the kmsg cases\n";
 	int w = open("/dev/kmsg", O_WRONLY);
 
+	if (w < 0 || write(w, rec, strlen(rec)) < 0)
+		rec_dirty = 1;
+	if (w >= 0)
+		close(w);
+	kmsg_probe_check(strchr(rec, '>') + 1);
+}
+
+static void kmsg_prime(int fd)
+{
 	/*
 	 * The case reads the first record after its position: move it to
 	 * the end again right before writing ours, so that a line the
@@ -516,11 +525,7 @@ static void kmsg_prime(int fd)
 	 */
 	kmsg_probe_start();
 	lseek(fd, 0, SEEK_END);
-	if (w < 0 || write(w, rec, sizeof(rec) - 1) < 0)
-		rec_dirty = 1;
-	if (w >= 0)
-		close(w);
-	kmsg_probe_check("difftest: one record of the kmsg cases");
+	kmsg_log_checked("<5>difftest: one record of the kmsg cases\n");
 }
 
 /*
@@ -544,16 +549,9 @@ static void proc_kmsg_drain(int fd)
 
 static void proc_kmsg_prime(int fd)
 {
-	static const char rec[] = "<12>difftest: one record of the proc kmsg cases\n";
-	int w = open("/dev/kmsg", O_WRONLY);
-
 	kmsg_probe_start();
 	proc_kmsg_drain(fd);
-	if (w < 0 || write(w, rec, sizeof(rec) - 1) < 0)
-		rec_dirty = 1;
-	if (w >= 0)
-		close(w);
-	kmsg_probe_check("difftest: one record of the proc kmsg cases");
+	kmsg_log_checked("<12>difftest: one record of the proc kmsg cases\n");
 }
 
 static int proc_kmsg_open(int flags)
