@@ -7,7 +7,7 @@
 # a raw disk for O_DIRECT), and writes bench/results/<date>-<accel>/: the
 # guests' raw outputs, kernels.txt, sizes.txt, table.txt and ratios.png.
 # Prints the table and the accelerator.
-#   BENCH_LAYOUTS=n     build each kernel in n code layouts (default 3)
+#   BENCH_LAYOUTS=n     build each kernel in n code layouts (default 5)
 #   BENCH_ROUNDS=n      boot each layout of each kernel n times (default 2;
 #                       1 with BENCH_PAIRED=0); the order of the two sides
 #                       alternates from round to round
@@ -36,7 +36,7 @@ export DEBUG=0
 bench=$BUILD/bench
 stage=$bench/root
 rounds=${BENCH_ROUNDS:-}
-layouts=${BENCH_LAYOUTS:-3}
+layouts=${BENCH_LAYOUTS:-5}
 reps=${BENCH_REPS:-7}
 rep_ms=${BENCH_REP_MS:-20}
 fio_runtime=${BENCH_FIO_RUNTIME:-5}
@@ -102,12 +102,16 @@ dirty=$(git -C "$TREE" status --porcelain --untracked-files=no | wc -l)
 # against itself (2026-12-04, 2 boots each, as wide as the spread between
 # boots of one image, so the two cannot be told apart there). So each
 # kernel is also built with its text after
-# init/main.o moved by 1352 bytes times the layout number (a function of
-# that many bytes appended to init/main.c, which the series does not touch,
-# in its own O= folder, objdir <kernel> layout<n>), and the table takes the
-# median over every boot of every layout. init/main.c gets its content and
-# time back after each build, and the lock is held meanwhile.
-layout_pad() { echo $(($1 * 1352)); }
+# init/main.o moved by layout number / layouts of a 4 KiB page, in steps of
+# 16 bytes (a function of that many bytes appended to init/main.c, which
+# the series does not touch, in its own O= folder, objdir <kernel>
+# layout<n>), so that the layouts sample the offsets within a page evenly:
+# what moves a call's time is where its code falls relative to page and
+# cache-line boundaries, and a move by a whole page changes neither. The
+# table takes the median over every boot of every layout, and the smallest
+# time over all of them. init/main.c gets its content and time back after
+# each build, and the lock is held meanwhile.
+layout_pad() { echo $(($1 * 4096 / layouts / 16 * 16)); }
 layout_image() {
 	local k=$1 j=$2
 	if [ "$j" = 0 ]; then
@@ -124,6 +128,7 @@ build_layout() {
 	main=$src/init/main.c
 	heavy_lock
 	step "building the $k kernel in layout $j (text after init/main.o moved by $pad bytes) in ${lobj#"$TOP"/}"
+	mkdir -p "$bench"
 	cp -p "$main" "$bench/main.c.orig"
 	trap 'cp -p "$bench/main.c.orig" "$main"' EXIT
 	printf '\n/* make bench, layout %d: the text after this file moved by %d bytes */\nstatic __used noinline void bench_layout_pad(void)\n{\n\tasm volatile(".skip %d, 0x90");\n}\n' \
