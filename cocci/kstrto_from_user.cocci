@@ -10,8 +10,8 @@
 /// segment and refusing RWF_* flags, as the ->write emulation did on 6.12,
 /// and no ->splice_write is added. kstrtou64_from_user() becomes
 /// kstrtoull_from_iter() (u64 is unsigned long long on every
-/// architecture); the variants without an iter twin (u8, u16, s8, s16,
-/// long, long long) are left alone.
+/// architecture); the variants without an iter twin (s8, s16, long long)
+/// are left alone.
 ///
 /// memdup_user(buf, count) and memdup_user_nul(buf, count), with the
 /// whole count, are taken the same way: memdup_iter() and
@@ -33,7 +33,7 @@ virtual patch
 @ shape depends on patch @
 attribute name __user;
 identifier fn, file, buf, count, ppos;
-identifier kfu = {kstrtoull_from_user, kstrtoul_from_user, kstrtouint_from_user, kstrtoint_from_user, kstrtobool_from_user, kstrtou32_from_user, kstrtos32_from_user, kstrtou64_from_user, memdup_user, memdup_user_nul};
+identifier kfu = {kstrtoull_from_user, kstrtoul_from_user, kstrtouint_from_user, kstrtoint_from_user, kstrtobool_from_user, kstrtou32_from_user, kstrtos32_from_user, kstrtou64_from_user, kstrtol_from_user, kstrtou16_from_user, kstrtou8_from_user, memdup_user, memdup_user_nul};
 position pb;
 @@
 ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
