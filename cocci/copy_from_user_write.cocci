@@ -16,6 +16,11 @@
 /// .fop_flags): writev(), pwritev2(), io_submit() and io_uring keep calling
 /// the method once per segment and refusing RWF_* flags, as the ->write
 /// emulation did on 6.12, and no ->splice_write is added.
+///
+/// A ->proc_write of a proc_ops is taken the same way: it becomes a
+/// ->proc_write_iter, and the proc_ops get PROC_ENTRY_WRITE_SEGMENTS
+/// (or-ed into an existing .proc_flags), with which procfs calls it once
+/// per segment and refuses RWF_* flags, as it did with ->proc_write.
 //
 // Confidence: Moderate: read every result, in particular whether the file
 // is a device that blocks or can be polled (then it needs IOCB_NOWAIT by
@@ -145,6 +150,49 @@ struct file_operations ops = {
 	...,
 -	.fop_flags = flags,
 +	.fop_flags = flags | FOP_WRITE_SEGMENTS,
+	...
+};
+
+// The same for the ->proc_write of a proc_ops: ->proc_write_iter, and
+// PROC_ENTRY_WRITE_SEGMENTS, with which procfs calls it once per segment
+// and refuses RWF_* flags, as it did with ->proc_write.
+@ has_pflags depends on patch @
+identifier ops;
+identifier shape.fn;
+expression flags;
+@@
+struct proc_ops ops = {
+	...,
+	.proc_write = fn,
+	...,
+	.proc_flags = flags,
+	...
+};
+
+@ depends on patch && !has_pflags @
+identifier ops;
+identifier shape.fn, convert.fn_iter;
+@@
+struct proc_ops ops = {
+	...,
+-	.proc_write = fn,
++	.proc_write_iter = fn_iter,
++	.proc_flags = PROC_ENTRY_WRITE_SEGMENTS,
+	...
+};
+
+@ depends on patch && has_pflags @
+identifier ops;
+identifier shape.fn, convert.fn_iter;
+expression flags;
+@@
+struct proc_ops ops = {
+	...,
+-	.proc_write = fn,
++	.proc_write_iter = fn_iter,
+	...,
+-	.proc_flags = flags,
++	.proc_flags = flags | PROC_ENTRY_WRITE_SEGMENTS,
 	...
 };
 

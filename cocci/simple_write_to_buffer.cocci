@@ -3,15 +3,20 @@
 /// is one simple_write_to_buffer(to, size, ppos, buf, count) call, with the
 /// count it was given, becomes a ->write_iter method around
 /// simple_write_iter_to_buffer(to, size, iocb, from): the same bytes are
-/// copied to the same place (the position is iocb->ki_pos, which the
-/// ->write emulation passed as ppos), with the same return value and
-/// errors, and the position advances by the same amount. The count, where
-/// the method still uses it, is iov_iter_count() of the iterator on entry.
+/// copied to the same place (iocb->ki_pos, the position the method used
+/// to get as *ppos), with the same return value and errors, and the
+/// position advances by the same amount. The count, where the method
+/// still uses it, is iov_iter_count() of the iterator on entry.
 /// The file_operations get FOP_WRITE_SEGMENTS (or-ed into an existing
 /// .fop_flags): such a method parses what one write() gave it, so
 /// writev(), pwritev2(), io_submit() and io_uring keep calling it once per
 /// segment and refusing RWF_* flags, as the ->write emulation did on 6.12,
 /// and no ->splice_write is added.
+///
+/// A ->proc_write of a proc_ops is taken the same way: it becomes a
+/// ->proc_write_iter, and the proc_ops get PROC_ENTRY_WRITE_SEGMENTS
+/// (or-ed into an existing .proc_flags), with which procfs calls it once
+/// per segment and refuses RWF_* flags, as it did with ->proc_write.
 //
 // Confidence: Moderate: read every result; a method also called directly
 // or named by a macro fails to build, which the compile proof shows.
@@ -131,6 +136,49 @@ struct file_operations ops = {
 	...,
 -	.fop_flags = flags,
 +	.fop_flags = flags | FOP_WRITE_SEGMENTS,
+	...
+};
+
+// The same for the ->proc_write of a proc_ops: ->proc_write_iter, and
+// PROC_ENTRY_WRITE_SEGMENTS, with which procfs calls it once per segment
+// and refuses RWF_* flags, as it did with ->proc_write.
+@ has_pflags depends on patch @
+identifier ops;
+identifier shape.fn;
+expression flags;
+@@
+struct proc_ops ops = {
+	...,
+	.proc_write = fn,
+	...,
+	.proc_flags = flags,
+	...
+};
+
+@ depends on patch && !has_pflags @
+identifier ops;
+identifier shape.fn, convert.fn_iter;
+@@
+struct proc_ops ops = {
+	...,
+-	.proc_write = fn,
++	.proc_write_iter = fn_iter,
++	.proc_flags = PROC_ENTRY_WRITE_SEGMENTS,
+	...
+};
+
+@ depends on patch && has_pflags @
+identifier ops;
+identifier shape.fn, convert.fn_iter;
+expression flags;
+@@
+struct proc_ops ops = {
+	...,
+-	.proc_write = fn,
++	.proc_write_iter = fn_iter,
+	...,
+-	.proc_flags = flags,
++	.proc_flags = flags | PROC_ENTRY_WRITE_SEGMENTS,
 	...
 };
 

@@ -36,6 +36,7 @@ base=${PROOF_BASE:-pristine}
 # Cross compilers unpacked by scripts/install-cross.sh (they conflict with
 # gcc-multilib as packages), before any installed ones.
 export PATH=$BUILD/cross/usr/bin:$PATH
+export LD_LIBRARY_PATH=$BUILD/cross/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 proof=$BUILD/proof
 mkdir -p "$proof"
 report=$proof/report.txt

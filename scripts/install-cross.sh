@@ -6,7 +6,10 @@
 # apt-get download and unpacked with dpkg -x; GCC finds its cc1 and the
 # target's binutils relative to where its driver lies, so the unpacked tree
 # works from any folder once build/cross/usr/bin is on PATH
-# (scripts/compile-proof.sh puts it there).
+# (scripts/compile-proof.sh puts it there). Some cross binutils (powerpc64le
+# in Debian 12's 2.40-2) link against a libopcodes of their own that dpkg -x
+# puts in build/cross/usr/lib/x86_64-linux-gnu, so that folder goes on
+# LD_LIBRARY_PATH too.
 # usage: install-cross.sh [triplet...]   (default: all of toolchains below)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -39,7 +42,8 @@ for ta in $all; do
 	ln -sf "$t-gcc-12" "$dest/usr/bin/$t-gcc"
 	ln -sf "$t-cpp-12" "$dest/usr/bin/$t-cpp"
 	echo 'int f(int x) { return x + 1; }' >"$dest/t.c"
-	PATH=$dest/usr/bin:$PATH "$t-gcc" -c -o "$dest/t.o" "$dest/t.c" ||
+	PATH=$dest/usr/bin:$PATH LD_LIBRARY_PATH=$dest/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		"$t-gcc" -c -o "$dest/t.o" "$dest/t.c" ||
 		die "$t: the unpacked compiler does not compile"
 	rm -f "$dest/t.c" "$dest/t.o"
 	step "$t: $("$dest/usr/bin/$t-gcc" --version | head -1)"
