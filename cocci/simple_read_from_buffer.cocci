@@ -14,7 +14,9 @@
 /// FOP_READ_SEGMENTS and no ->splice_read: such a method often builds its
 /// buffer anew at every call (a register read, a formatted value), so
 /// readv() keeps calling it once per segment, as the ->read emulation did
-/// on 6.12, and splice() keeps failing with EINVAL.
+/// on 6.12, and splice() keeps failing with EINVAL. In that mode a
+/// ->proc_read of a proc_ops becomes a ->proc_read_iter with
+/// PROC_ENTRY_READ_SEGMENTS, which procfs treats the same way.
 //
 // Confidence: Moderate: read every result. A method that also passes the
 // buffer to another function on an earlier return path can still match
@@ -106,6 +108,49 @@ struct file_operations ops = {
 	...,
 -	.fop_flags = flags,
 +	.fop_flags = FOP_READ_SEGMENTS | flags,
+	...
+};
+
+// In -D segments mode, a ->proc_read of a proc_ops the same way:
+// ->proc_read_iter, and PROC_ENTRY_READ_SEGMENTS, with which procfs calls
+// it once per segment and refuses RWF_* flags, as it did with ->proc_read.
+@ has_prflags depends on patch && segments @
+identifier ops;
+identifier shape.fn;
+expression flags;
+@@
+struct proc_ops ops = {
+	...,
+	.proc_read = fn,
+	...,
+	.proc_flags = flags,
+	...
+};
+
+@ depends on patch && segments && !has_prflags @
+identifier ops;
+identifier shape.fn, convert.fn_iter;
+@@
+struct proc_ops ops = {
+	...,
+-	.proc_read = fn,
++	.proc_read_iter = fn_iter,
++	.proc_flags = PROC_ENTRY_READ_SEGMENTS,
+	...
+};
+
+@ depends on patch && segments && has_prflags @
+identifier ops;
+identifier shape.fn, convert.fn_iter;
+expression flags;
+@@
+struct proc_ops ops = {
+	...,
+-	.proc_read = fn,
++	.proc_read_iter = fn_iter,
+	...,
+-	.proc_flags = flags,
++	.proc_flags = PROC_ENTRY_READ_SEGMENTS | flags,
 	...
 };
 
