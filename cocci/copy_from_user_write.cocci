@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// A ->write method whose only use of the user buffer is one
 /// "if (copy_from_user(to, buf, len))" test, where len is the count it was
-/// given or, written out in the call, at most that count (min(count, E),
-/// min_t(T, count, E) or the same with the arguments swapped), and which
-/// never uses the
+/// given or at most that count (min(count, E), min_t(T, count, E) or the
+/// same with the arguments swapped, written out in the call or in a local
+/// variable that is given no other value and not changed otherwise), and
+/// which never uses the
 /// position nor changes the count, becomes a ->write_iter method that
 /// tests "!copy_from_iter_full(to, len, from)": the same bytes are copied
 /// to the same place and a fault in them gives the same error, since
@@ -36,9 +37,9 @@ attribute name __user;
 identifier fn, file, buf, count, ppos;
 expression to, len;
 statement S;
-position pb;
+position pb, pf;
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn@pf(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+... if (copy_from_user(to, buf@pb, len)) S ...+>
 }
@@ -46,15 +47,43 @@ ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos
 @ script:python len_ok @
 len << shape.len;
 count << shape.count;
+pf << shape.pf;
 @@
 import re
+
+def bounded(expr, c):
+    # expr is count, or min()/min_t() of count and something else
+    e = "".join(expr.split())
+    raw = c
+    c = re.escape(c)
+    return (e == raw or
+            re.fullmatch(r"min\(%s,.*\)" % c, e) is not None or
+            re.fullmatch(r"min\(.*,%s\)" % c, e) is not None or
+            re.fullmatch(r"min_t\([^,]+,%s,.*\)" % c, e) is not None or
+            re.fullmatch(r"min_t\([^,]+,.*,%s\)" % c, e) is not None)
+
+def function_text(filename, line):
+    # the lines of the function that starts at line, up to its closing brace
+    lines = open(filename).read().split("\n")
+    out = []
+    for l in lines[line - 1:]:
+        out.append(l)
+        if l.startswith("}"):
+            break
+    return "\n".join(out)
+
 l = "".join(len.split())
-c = re.escape(count)
-ok = (l == count or
-      re.fullmatch(r"min\(%s,.*\)" % c, l) is not None or
-      re.fullmatch(r"min\(.*,%s\)" % c, l) is not None or
-      re.fullmatch(r"min_t\([^,]+,%s,.*\)" % c, l) is not None or
-      re.fullmatch(r"min_t\([^,]+,.*,%s\)" % c, l) is not None)
+ok = bounded(l, count)
+if not ok and re.fullmatch(r"[A-Za-z_]\w*", l) and l != count:
+    # A length in a local variable: every value it is given in the method
+    # must be bounded by the count, and it must be given one; it must not
+    # be changed otherwise (++, +=, &len).
+    body = function_text(pf[0].file, int(pf[0].line))
+    flat = " ".join(body.split())
+    v = re.escape(l)
+    sets = re.findall(r"(?<![\w.>])%s\s*=(?!=)\s*([^;]*);" % v, flat)
+    other = re.search(r"(?<![\w.>])%s\s*(\+\+|--|[-+*/|&^]=)|&\s*%s\b|\+\+\s*%s\b|--\s*%s\b" % (v, v, v, v), flat)
+    ok = bool(sets) and all(bounded(e, count) for e in sets) and not other
 if not ok:
     cocci.include_match(False)
 
