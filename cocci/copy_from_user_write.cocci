@@ -34,12 +34,12 @@ virtual patch
 
 @ shape depends on patch @
 attribute name __user;
-identifier fn, file, buf, count, ppos;
+identifier fn, fp, buf, count, ppos;
 expression to, len;
 statement S;
 position pb, pf;
 @@
-ssize_t fn@pf(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn@pf(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+... if (copy_from_user(to, buf@pb, len)) S ...+>
 }
@@ -89,20 +89,20 @@ if not ok:
 
 @ other_buf depends on patch @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 position q : script:python(shape.pb) { q[0].line != pb[0].line or q[0].column != pb[0].column };
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+... buf@q ...+>
 }
 
 @ other_count depends on patch @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 expression E;
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+...
 (
@@ -125,15 +125,15 @@ ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos
 
 @ convert depends on patch && !other_buf && !other_count @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 expression shape.to, shape.len;
 statement shape.S;
 fresh identifier fn_iter = fn ## "_iter";
 @@
--ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+-ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 +ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-+	struct file *file = iocb->ki_filp;
++	struct file *fp = iocb->ki_filp;
 +	size_t count = iov_iter_count(from);
 	<...
 -	if (copy_from_user(to, buf, len))
@@ -227,10 +227,10 @@ struct proc_ops ops = {
 
 // A method that never used its struct file does not need it.
 @ depends on patch @
-identifier convert.fn_iter, shape.file;
+identifier convert.fn_iter, shape.fp;
 @@
 ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *from)
 {
--	struct file *file = iocb->ki_filp;
-	... when != file
+-	struct file *fp = iocb->ki_filp;
+	... when != fp
 }

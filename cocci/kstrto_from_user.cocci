@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// A ->write method whose only use of the user buffer is one
 /// kstrto*_from_user(buf, count, ...) call, with the count it was given
-/// and no use of the position, becomes a ->write_iter method around the
-/// kstrto*_from_iter() twin: the count is iov_iter_count() of the
+/// and no use of the position but for one "*ppos += count;" (which
+/// becomes "iocb->ki_pos += count;"), becomes a ->write_iter method
+/// around the kstrto*_from_iter() twin: the count is iov_iter_count() of the
 /// iterator, which the helper consumes on success and leaves alone on
 /// failure. The file_operations get FOP_WRITE_SEGMENTS (or-ed into an
 /// existing .fop_flags): each write sets one value, so writev(),
@@ -37,31 +38,31 @@ virtual patch
 
 @ shape depends on patch @
 attribute name __user;
-identifier fn, file, buf, count, ppos;
+identifier fn, fp, buf, count, ppos;
 identifier kfu = {kstrtoull_from_user, kstrtoul_from_user, kstrtouint_from_user, kstrtoint_from_user, kstrtobool_from_user, kstrtou32_from_user, kstrtos32_from_user, kstrtou64_from_user, kstrtol_from_user, kstrtou16_from_user, kstrtou8_from_user, memdup_user, memdup_user_nul};
 position pb;
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+... kfu(buf@pb, count, ...) ...+>
 }
 
 @ other_buf depends on patch @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 position q : script:python(shape.pb) { q[0].line != pb[0].line or q[0].column != pb[0].column };
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+... buf@q ...+>
 }
 
 @ other_count depends on patch @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 expression E;
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+...
 (
@@ -76,13 +77,45 @@ ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos
 	count--
 |
 	&count
-|
-	ppos
 )
 	...+>
 }
 
-@ script:python newname depends on patch && !other_buf && !other_count @
+// The position may be used in one way only: one "*ppos += count;", the
+// tracing files' way of reporting the whole write, which becomes
+// "iocb->ki_pos += count;" (vfs_write() and the emulation store
+// iocb->ki_pos back as they stored *ppos). Any other use, or a second
+// such statement, keeps the method out.
+@ ppos_inc depends on patch @
+attribute name __user;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
+position pa;
+@@
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
+{
+	<+... *ppos@pa += count; ...+>
+}
+
+@ other_ppos depends on patch && !ppos_inc @
+attribute name __user;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
+@@
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
+{
+	<+... ppos ...+>
+}
+
+@ other_ppos_inc depends on patch && ppos_inc @
+attribute name __user;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
+position q : script:python(ppos_inc.pa) { q[0].line != pa[0].line or q[0].column != pa[0].column };
+@@
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
+{
+	<+... ppos@q ...+>
+}
+
+@ script:python newname depends on patch && !other_buf && !other_count && !other_ppos && !other_ppos_inc @
 kfu << shape.kfu;
 kfi;
 @@
@@ -90,16 +123,16 @@ m = {"kstrtou64_from_user": "kstrtoull_from_iter",
      "memdup_user": "memdup_iter", "memdup_user_nul": "memdup_iter_nul"}
 coccinelle.kfi = cocci.make_ident(m.get(kfu, kfu.replace("_from_user", "_from_iter")))
 
-@ convert depends on patch && !other_buf && !other_count @
+@ convert depends on patch && !other_buf && !other_count && !other_ppos && !other_ppos_inc @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos, shape.kfu;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos, shape.kfu;
 identifier newname.kfi;
 fresh identifier fn_iter = fn ## "_iter";
 @@
--ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+-ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 +ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-+	struct file *file = iocb->ki_filp;
++	struct file *fp = iocb->ki_filp;
 +	size_t count = iov_iter_count(from);
 	<...
 (
@@ -109,6 +142,9 @@ fresh identifier fn_iter = fn ## "_iter";
 -	kfu(buf, count,
 +	kfi(from,
 	    ...)
+|
+-	*ppos += count
++	iocb->ki_pos += count
 )
 	...>
 }
@@ -198,10 +234,10 @@ struct proc_ops ops = {
 
 // A method that never used its struct file does not need it.
 @ depends on patch @
-identifier convert.fn_iter, shape.file;
+identifier convert.fn_iter, shape.fp;
 @@
 ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *from)
 {
--	struct file *file = iocb->ki_filp;
-	... when != file
+-	struct file *fp = iocb->ki_filp;
+	... when != fp
 }

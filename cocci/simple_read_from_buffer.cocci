@@ -29,10 +29,10 @@ virtual segments
 
 @ shape depends on patch @
 attribute name __user;
-identifier fn, file, buf, count, ppos;
+identifier fn, fp, buf, count, ppos;
 expression from, avail;
 @@
-ssize_t fn(struct file *file, char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, char __user *buf, size_t count, loff_t *ppos)
 {
 	... when != buf
 	    when != count
@@ -43,14 +43,14 @@ ssize_t fn(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 
 @ convert depends on patch @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 expression shape.from, shape.avail;
 fresh identifier fn_iter = fn ## "_iter";
 @@
--ssize_t fn(struct file *file, char __user *buf, size_t count, loff_t *ppos)
+-ssize_t fn(struct file *fp, char __user *buf, size_t count, loff_t *ppos)
 +ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-+	struct file *file = iocb->ki_filp;
++	struct file *fp = iocb->ki_filp;
 	...
 -	return simple_read_from_buffer(buf, count, ppos, from, avail);
 +	return simple_read_iter_from_buffer(iocb, to, from, avail);
@@ -156,10 +156,10 @@ struct proc_ops ops = {
 
 // A method that never used its struct file does not need the local.
 @ depends on patch @
-identifier convert.fn_iter, shape.file;
+identifier convert.fn_iter, shape.fp;
 @@
 ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *to)
 {
--	struct file *file = iocb->ki_filp;
-	... when != file
+-	struct file *fp = iocb->ki_filp;
+	... when != fp
 }

@@ -29,41 +29,41 @@ virtual patch
 
 @ shape depends on patch @
 attribute name __user;
-identifier fn, file, buf, count, ppos;
+identifier fn, fp, buf, count, ppos;
 expression to, size;
 position pb, pp;
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+... simple_write_to_buffer(to, size, ppos@pp, buf@pb, count) ...+>
 }
 
 @ other_buf depends on patch @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 position q : script:python(shape.pb) { q[0].line != pb[0].line or q[0].column != pb[0].column };
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+... buf@q ...+>
 }
 
 @ other_ppos depends on patch @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 position q : script:python(shape.pp) { q[0].line != pp[0].line or q[0].column != pp[0].column };
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+... ppos@q ...+>
 }
 
 @ other_count depends on patch @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 expression E;
 @@
-ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 {
 	<+...
 (
@@ -84,14 +84,14 @@ ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos
 
 @ convert depends on patch && !other_buf && !other_ppos && !other_count @
 attribute name __user;
-identifier shape.fn, shape.file, shape.buf, shape.count, shape.ppos;
+identifier shape.fn, shape.fp, shape.buf, shape.count, shape.ppos;
 expression to, size;
 fresh identifier fn_iter = fn ## "_iter";
 @@
--ssize_t fn(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+-ssize_t fn(struct file *fp, const char __user *buf, size_t count, loff_t *ppos)
 +ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-+	struct file *file = iocb->ki_filp;
++	struct file *fp = iocb->ki_filp;
 +	size_t count = iov_iter_count(from);
 	<...
 -	simple_write_to_buffer(to, size, ppos, buf, count)
@@ -184,10 +184,10 @@ struct proc_ops ops = {
 
 // A method that never used its struct file does not need it.
 @ depends on patch @
-identifier convert.fn_iter, shape.file;
+identifier convert.fn_iter, shape.fp;
 @@
 ssize_t fn_iter(struct kiocb *iocb, struct iov_iter *from)
 {
--	struct file *file = iocb->ki_filp;
-	... when != file
+-	struct file *fp = iocb->ki_filp;
+	... when != fp
 }
