@@ -20,27 +20,22 @@ for p in sys.argv[1:]:
         block = s[cstart:cend + 2]
         if not re.search(r"\*\s+%s(\(\))?\s+-" % re.escape(name), block):
             continue
-        lines = block.split("\n")
         new = []
-        skipping = False
-        inserted = False
-        for l in lines:
-            if re.match(r"\s*\*\s+%s(\(\))?\s+-" % re.escape(name), l):
-                l = re.sub(r"%s(\(\))?(\s+-)" % re.escape(name), lambda mm: name + "_iter" + (mm.group(1) or "") + mm.group(2), l, count=1)
-                new.append(l); skipping = False; continue
+        params_done = False
+        in_params = False
+        for l in block.split("\n"):
             if re.match(r"\s*\*\s+@\w+:", l):
-                skipping = True
-                if not inserted:
+                # the old parameters give way to the two of the iter method
+                in_params = True
+                if not params_done:
                     new.append(" * @iocb: the request; iocb->ki_filp is the file " + ("read" if it == "to" else "written"))
                     new.append(" * @to: where the data goes, iov_iter_count() bytes at most" if it == "to" else " * @from: the data written, iov_iter_count() bytes of it")
-                    inserted = True
+                    params_done = True
                 continue
-            if skipping and re.match(r"\s*\*\s+\S", l) and not re.match(r"\s*\*\s+(Return|Context|Note)", l):
-                # continuation of a parameter description
-                if re.match(r"\s*\*(\t|\s{2,})", l):
-                    continue
-            skipping = False
-            new.append(l)
+            if in_params and re.match(r"\s*\*(\t| {2,})\S", l):
+                continue    # the continuation of an old parameter's text
+            in_params = False
+            new.append(re.sub(r"^(\s*\*\s+)%s(\(\))?(\s+-)" % re.escape(name), lambda mm: mm.group(1) + name + "_iter" + (mm.group(2) or "") + mm.group(3), l, count=1))
         nb = "\n".join(new)
         if nb != block:
             out = out.replace(block, nb, 1)

@@ -40,20 +40,21 @@ bad=0
 n=0
 built=0
 skipped=0
-from=${CHECK_SERIES_FROM:-}
-skip=
-if [ -n "$from" ]; then
-	from=$(git -C "$TREE" rev-parse --verify "$from^{commit}") || die "CHECK_SERIES_FROM=$CHECK_SERIES_FROM: no such commit"
-	git -C "$TREE" merge-base --is-ancestor "$from" HEAD || die "CHECK_SERIES_FROM=$CHECK_SERIES_FROM is not in the series"
-	skip=$(git -C "$TREE" rev-list pristine.."$from")
+range=pristine..HEAD
+if [ -n "${CHECK_SERIES_FROM:-}" ]; then
+	from=$(git -C "$TREE" rev-parse --verify "$CHECK_SERIES_FROM^{commit}") ||
+		die "CHECK_SERIES_FROM=$CHECK_SERIES_FROM: no such commit"
+	git -C "$TREE" merge-base --is-ancestor pristine "$from" &&
+		git -C "$TREE" merge-base --is-ancestor "$from" HEAD ||
+		die "CHECK_SERIES_FROM=$CHECK_SERIES_FROM is not in the series"
+	# the commits up to it keep their numbers but are not looked at
+	skipped=$(git -C "$TREE" rev-list --count pristine.."$from")
+	n=$skipped
+	range=$from..HEAD
 fi
-for c in $(git -C "$TREE" rev-list --reverse pristine..HEAD); do
+for c in $(git -C "$TREE" rev-list --reverse "$range"); do
 	n=$((n + 1))
 	subject=$(git -C "$TREE" log -1 --format=%s "$c")
-	if [ -n "$skip" ] && grep -qxF "$c" <<<"$skip"; then
-		skipped=$((skipped + 1))
-		continue
-	fi
 	key="$(git -C "$TREE" rev-parse "$c^{tree}") $(git -C "$TREE" log -1 --format=%B "$c" | sha1sum | cut -c1-12) $env_key"
 	if grep -qxF "$key" "$cache"; then
 		step "$(printf '%02d %-62.62s %s' "$n" "$subject" "ok, checked before")"
