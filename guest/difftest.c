@@ -823,6 +823,26 @@ static long pagemap_off(int writing)
 	return (long)((uintptr_t)pm_pages / sysconf(_SC_PAGESIZE) * 8);
 }
 
+/*
+ * /dev/watchdog0 (softdog; the guest boots with softdog.soft_noboot=1, so
+ * that a watchdog left running only logs when it fires). A write pings it;
+ * the scan of each ->write call clears the magic close and arms it again at
+ * every 'V', so the state is what closing the descriptor then does:
+ * "inactive" when the last call armed the magic close, "active" when the
+ * watchdog kept running ("watchdog did not stop!"). The teardown stops it.
+ */
+static void watchdog_state(char *buf, size_t n)
+{
+	close(cur_fd);
+	cur_fd = -1;
+	text_of("/sys/class/watchdog/watchdog0/state", buf, n);
+}
+
+static void watchdog_teardown(void)
+{
+	write_str("/dev/watchdog0", "V");
+}
+
 /* /dev/cpu_dma_latency: the limit in effect while our request holds. */
 static void dma_latency_state(char *buf, size_t n)
 {
@@ -1155,6 +1175,11 @@ static const struct payload pay_dma[] = {
 	{ "[4,4]", lat_100_200, 8, 2, { 4, 4 } },
 };
 
+/* 'V' then another byte: armed by one call, cleared by a second one. */
+static const struct payload pay_watchdog[] = {
+	P("[\"aV\",\"b\"]", "aVb", 2, { 2, 1 }),
+	P("[\"a\",\"Vb\"]", "aVb", 2, { 1, 2 }),
+};
 static const struct payload pay_oom[] = {
 	P("[\"-1\",\"23\\n\"]", "-123\n", 2, { 2, 3 }),
 	P("[\"1\",\"0\\n\"]", "10\n", 2, { 1, 2 }),
@@ -1510,6 +1535,9 @@ static const struct target targets[] = {
 	{ "/dev/cpu_dma_latency", "/dev/cpu_dma_latency",
 	  .state = dma_latency_state, .rflags = RO, .wflags = WO, .off = -1,
 	  .rlen = 8, .rsplit = 2, .content = C_REF, PAY(pay_dma) },
+	{ "/dev/watchdog0", "/dev/watchdog0", .state = watchdog_state,
+	  .teardown = watchdog_teardown, NOR, .wflags = WO,
+	  .off = -1, PAY(pay_watchdog) },
 	{ "/dev/vcs1", "/dev/vcs1", .setup = vcs_setup,
 	  .teardown = vcs_teardown, .state = vcs_state, .rflags = RO,
 	  .wflags = WO, .off = 0, .rlen = 160, .rsplit = 3, .content = C_REF,

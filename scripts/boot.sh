@@ -107,7 +107,7 @@ rc=0
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 "${accel_args[@]}" \
 	-smp "${QEMU_SMP:-2}" -m 1G -nographic -no-reboot -monitor none \
 	-kernel "$image" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic harness.mode=$mode ${CMDLINE:-}" \
+	-append "console=ttyS0 panic=-1 oops=panic softdog.soft_noboot=1 harness.mode=$mode ${CMDLINE:-}" \
 	-serial "file:$logs/$tag.console" -serial "file:$logs/$tag.out" \
 	"${bench_disk[@]}" \
 	"${drives[@]}" -device virtio-rng-pci -nic none </dev/null >"$logs/$tag.qemu" 2>&1 || rc=$?
