@@ -10,7 +10,7 @@ S := scripts
 # The logs' prefix: build/logs/<kernel>[-debug]-<mode>.*
 TAG := $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check check-series compile-proof legacy-report bench bench-aa profile difftest difftest-stock difftest-aa deps tree apply export build guest clean help
+.PHONY: all run check check-series compile-proof size-report legacy-report bench bench-aa profile difftest difftest-stock difftest-aa deps tree apply export build guest clean help
 
 all: check
 
@@ -19,6 +19,7 @@ help:
 	@echo "make check               build, boot, run the whole suite (KERNEL=stock for the stock kernel)"
 	@echo "make legacy-report [LIST=1] count file_operations still wiring .read/.write"
 	@echo "make check-series        build every patch on its own and run checkpatch on it"
+	@echo "make size-report         vmlinux text/data/bss against stock: guest configuration and x86_64 defconfig"
 	@echo "make compile-proof       build the objects the series touches, W=1, allmodconfig per architecture,"
 	@echo "                         patched against pristine (PROOF_ARCHES, PROOF_BASE, PROOF_FILES)"
 	@echo "make bench               both kernels side by side: table of patched/stock ratios and a plot"
@@ -73,6 +74,9 @@ check-series: tree
 # each architecture's allmodconfig, in build/proof/<arch>/.
 compile-proof: tree
 	@$(S)/compile-proof.sh
+
+size-report: tree
+	@$(S)/size-report.sh
 
 bench: tree
 	@$(S)/bench.sh
