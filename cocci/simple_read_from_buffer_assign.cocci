@@ -13,6 +13,11 @@
 /// and no ->splice_read is added. A ->proc_read of a proc_ops is taken the
 /// same way (->proc_read_iter, PROC_ENTRY_READ_SEGMENTS).
 //
+// simple_read_from_buffer_general.cocci, written after this one, takes
+// everything this script takes and also methods that read the count or
+// *ppos besides the call; this one stays because patches 0543-0592 were
+// made with it and name it.
+//
 // Confidence: Moderate: read every result; a method named by a macro or a
 // table fails to build, which the compile proof shows, and a forward
 // declaration of the method is left to fix_prototypes.py. Alignment of the

@@ -1180,6 +1180,7 @@ static const struct payload pay_watchdog[] = {
 	P("[\"aV\",\"b\"]", "aVb", 2, { 2, 1 }),
 	P("[\"a\",\"Vb\"]", "aVb", 2, { 1, 2 }),
 };
+
 static const struct payload pay_oom[] = {
 	P("[\"-1\",\"23\\n\"]", "-123\n", 2, { 2, 3 }),
 	P("[\"1\",\"0\\n\"]", "10\n", 2, { 1, 2 }),

@@ -13,10 +13,8 @@ obj=$(objdir "$kernel" $suffix)
 image=$obj/arch/x86/boot/bzImage
 heavy_lock
 
-if [ "$kernel" = stock ] && [ ! -e "$STOCK_TREE/.git" ]; then
-	step "checking out the pristine tree as build/stock"
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$STOCK_TREE" pristine
+if [ "$kernel" = stock ]; then
+	stock_tree
 fi
 "$TOP/scripts/configure.sh" "$kernel"
 

@@ -81,10 +81,7 @@ nfiles=$(wc -l <"$files")
 [ "$nfiles" -gt 0 ] || die "no .c files to build (base $base)"
 
 heavy_lock
-if [ ! -e "$STOCK_TREE/.git" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$STOCK_TREE" pristine
-fi
+stock_tree
 export CCACHE_DIR=$BUILD/ccache-proof CCACHE_MAXSIZE=${CCACHE_MAXSIZE_PROOF:-8G}
 export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=qemu
 
@@ -138,6 +135,18 @@ build_objects() {
 	mapfile -t targets < <(printf '%s\n' "${targets[@]}" | sort -u)
 	make -C "$src" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} \
 		CC="ccache ${cross}gcc" W=1 -k -j"$(nproc)" "${targets[@]}" 2>&1 || true
+	# kbuild may compile a single object twice at once, for the kernel and
+	# as a module ("CC" and "CC [M]"); the two compilers race for the
+	# object's .d file and one fails ("fixdep: error opening file"). Build
+	# the objects that are missing once more, one at a time.
+	local missing=()
+	for o in "${targets[@]}"; do
+		[ -f "$obj/$o" ] || missing+=("$o")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	echo "compile-proof: building ${#missing[@]} missing objects again with -j1"
+	make -C "$src" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} \
+		CC="ccache ${cross}gcc" W=1 -k -j1 "${missing[@]}" 2>&1 || true
 }
 
 # "file: message [-Wflag]" for each warning in a build log, line numbers

@@ -23,6 +23,15 @@ srcdir() {
 	esac
 }
 
+# Check out the pristine tree as build/stock (a git worktree) if it is not
+# there yet.
+stock_tree() {
+	[ -e "$STOCK_TREE/.git" ] && return 0
+	step "checking out the pristine tree as build/stock"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$STOCK_TREE" pristine
+}
+
 # The folder of objects for a kernel flavour, inside its source tree so that
 # all flavours compile with the same relative paths and share ccache.
 # usage: objdir stock|patched|bisect [suffix]
