@@ -86,7 +86,8 @@ instances() {
 		print FILENAME ":" FNR ": " name
 		next
 	}
-	$0 ~ ("struct " kind "([[:space:]]+__[A-Za-z0-9_]+)*[[:space:]]+[A-Za-z0-9_]+[[:space:]]*=[[:space:]]*\\{") {
+	# The brace may open the next line (sound/core/info.c, fs/bad_inode.c).
+	$0 ~ ("struct " kind "([[:space:]]+__[A-Za-z0-9_]+)*[[:space:]]+[A-Za-z0-9_]+[[:space:]]*=[[:space:]]*(\\{|$)") {
 		infops = 1
 		legacy = 0
 		start = FNR
@@ -97,6 +98,21 @@ instances() {
 	}
 	infops && kind == "file_operations" && /^[[:space:]]*\.(read|write)[[:space:]]*=/ { legacy = 1 }
 	infops && kind == "proc_ops" && /^[[:space:]]*\.proc_(read|write)[[:space:]]*=/ { legacy = 1 }
+	# A proc_ops initialized inside the initializer of another structure
+	# (rtas_flash: ".ops.proc_read = ..."), whose type the line does not
+	# name: the designator is specific enough.
+	!infops && kind == "proc_ops" &&
+	    /^[[:space:]]*\.[A-Za-z0-9_]+\.proc_(read|write)[[:space:]]*=/ {
+		name = $0
+		sub(/^[[:space:]]*\./, "", name)
+		sub(/\.proc_.*/, "", name)
+		# one instance per entry, not per method
+		if (FILENAME != nfile || name != nname || FNR > nline + 8)
+			print FILENAME ":" FNR ": ." name " (nested)"
+		nfile = FILENAME
+		nname = name
+		nline = FNR
+	}
 	infops && /^};/ {
 		if (legacy)
 			print FILENAME ":" start ": " name
