@@ -196,8 +196,14 @@ static int uring_setup(void)
 	sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe),
 		    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring_fd,
 		    IORING_OFF_SQES);
-	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED)
-		return -errno;
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
+		int e = errno;
+
+		/* uring_one() then answers submit:-ENOSYS */
+		close(ring_fd);
+		ring_fd = -1;
+		return -e;
+	}
 	sq_tail = (unsigned int *)(sq + p.sq_off.tail);
 	sq_mask = (unsigned int *)(sq + p.sq_off.ring_mask);
 	sq_array = (unsigned int *)(sq + p.sq_off.array);
@@ -1745,6 +1751,13 @@ static int is_uring(int op)
 	       op == W_URING_WRITE0 || op == W_URING_WRITEV;
 }
 
+static int own_result(int op)
+{
+	return is_uring(op) || op == R_AIO_PREAD || op == R_AIO_PREADV ||
+	       op == W_AIO_PWRITE || op == W_AIO_PWRITEV || op == R_SPLICE ||
+	       op == W_SPLICE;
+}
+
 static const struct { const char *name; int flag; } rwf[] = {
 	{ "HIPRI", RWF_HIPRI }, { "DSYNC", RWF_DSYNC }, { "SYNC", RWF_SYNC },
 	{ "NOWAIT", RWF_NOWAIT }, { "APPEND", RWF_APPEND },
@@ -2076,9 +2089,8 @@ static void run_case(enum op op, int sub)
 			      nseg, off);
 		break;
 	}
-	if (r < 0 && r > -1000000L && op != R_AIO_PREAD && op != R_AIO_PREADV &&
-	    op != W_AIO_PWRITE && op != W_AIO_PWRITEV && op != R_SPLICE &&
-	    op != W_SPLICE && !is_uring(op))
+	/* aio, splice and io_uring give their own result, not errno */
+	if (r < 0 && r > -1000000L && !own_result(op))
 		r = -errno;
 	print_ret(r);
 	print_segs(r, seglen, nseg);
