@@ -214,6 +214,22 @@ static int uring_setup(void)
 	return 0;
 }
 
+/*
+ * The registered buffer of IORING_OP_READ_FIXED/WRITE_FIXED: buf, whole,
+ * as buffer 0 of the case's ring. 0 if registered, else -errno.
+ */
+static int uring_register_buf(void *addr, size_t len)
+{
+	struct iovec rv = { .iov_base = addr, .iov_len = len };
+
+	if (ring_fd < 0)
+		return -ENOSYS;
+	if (syscall(__NR_io_uring_register, ring_fd, IORING_REGISTER_BUFFERS,
+		    &rv, 1) < 0)
+		return -errno;
+	return 0;
+}
+
 static long uring_one(int opcode, int fd, void *addr, unsigned int len,
 		      long long off)
 {
@@ -1737,18 +1753,19 @@ enum op {
 	R_READ, R_PREAD, R_READV1, R_READV_UNEVEN, R_READV_BYTES,
 	R_READV_SPLIT, R_READV_FAULT, R_PREADV2, R_NONBLOCK, R_SPLICE,
 	R_AIO_PREAD, R_AIO_PREADV, R_URING_READ, R_URING_READ0,
-	R_URING_READV,
+	R_URING_READV, R_URING_READ_FIXED,
 	W_WRITE, W_PWRITE, W_WRITEV1, W_WRITEV_UNEVEN, W_WRITEV_BYTES,
 	W_WRITEV_SPLIT, W_WRITEV_FAULT, W_PWRITEV2, W_NONBLOCK, W_SPLICE,
 	W_AIO_PWRITE, W_AIO_PWRITEV, W_URING_WRITE, W_URING_WRITE0,
-	W_URING_WRITEV,
+	W_URING_WRITEV, W_URING_WRITE_FIXED,
 };
 
 static int is_uring(int op)
 {
 	return op == R_URING_READ || op == R_URING_READ0 ||
-	       op == R_URING_READV || op == W_URING_WRITE ||
-	       op == W_URING_WRITE0 || op == W_URING_WRITEV;
+	       op == R_URING_READV || op == R_URING_READ_FIXED ||
+	       op == W_URING_WRITE || op == W_URING_WRITE0 ||
+	       op == W_URING_WRITEV || op == W_URING_WRITE_FIXED;
 }
 
 static int own_result(int op)
@@ -2088,6 +2105,16 @@ static void run_case(enum op op, int sub)
 		r = uring_one(wr ? IORING_OP_WRITEV : IORING_OP_READV, fd, iov,
 			      nseg, off);
 		break;
+	/* buf registered as buffer 0: sqe->buf_index is 0 as uring_one sets it */
+	case R_URING_READ_FIXED: case W_URING_WRITE_FIXED:
+		e = uring_register_buf(buf, sizeof(buf));
+		if (e) {
+			out(" register=-%s", errname(-e));
+			break;
+		}
+		r = uring_one(wr ? IORING_OP_WRITE_FIXED : IORING_OP_READ_FIXED,
+			      fd, buf, len, off);
+		break;
 	}
 	/* aio, splice and io_uring give their own result, not errno */
 	if (r < 0 && r > -1000000L && !own_result(op))
@@ -2236,6 +2263,7 @@ static void run_target(const struct target *t)
 		one(t, R_URING_READ, 0, "uring-READ");
 		one(t, R_URING_READ0, 0, "uring-READ[0]");
 		one(t, R_URING_READV, 0, "uring-READV[1/8,1/8,rest]");
+		one(t, R_URING_READ_FIXED, 0, "uring-READ_FIXED");
 	}
 	if (t->wflags != -1 && t->npay) {
 		one(t, W_WRITE, 0, "write");
@@ -2259,6 +2287,7 @@ static void run_target(const struct target *t)
 		one(t, W_URING_WRITE, 0, "uring-WRITE");
 		one(t, W_URING_WRITE0, 0, "uring-WRITE[0]");
 		one(t, W_URING_WRITEV, 0, "uring-WRITEV[1/8,1/8,rest]");
+		one(t, W_URING_WRITE_FIXED, 0, "uring-WRITE_FIXED");
 	}
 }
 
