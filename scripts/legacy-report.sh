@@ -76,7 +76,8 @@ legacy_macros() {
 instances() {
 	local kind=${1:-file_operations} m
 	if [ "$kind" = proc_ops ]; then m=$proc_macros; else m=$fops_macros; fi
-	xargs -r awk -v macros="^[[:space:]]*($m)\\(" -v kind="$kind" '
+	xargs -r awk -v macros="^[[:space:]]*($m)\\(" -v kind="$kind" \
+		-v members="$embedded_members" '
 	FNR == 1 { infops = 0 }
 	$0 ~ macros {
 		name = $0
@@ -87,7 +88,7 @@ instances() {
 		next
 	}
 	# The brace may open the next line (sound/core/info.c, fs/bad_inode.c).
-	$0 ~ ("struct " kind "([[:space:]]+__[A-Za-z0-9_]+)*[[:space:]]+[A-Za-z0-9_]+[[:space:]]*=[[:space:]]*(\\{|$)") {
+	$0 ~ ("struct " kind "([[:space:]]+__[A-Za-z0-9_]+)*[[:space:]]+[A-Za-z0-9_]+(\\[[^]]*\\])?[[:space:]]*=[[:space:]]*(\\{|$)") {
 		infops = 1
 		legacy = 0
 		start = FNR
@@ -117,10 +118,56 @@ instances() {
 		if (legacy)
 			print FILENAME ":" start ": " name
 		infops = 0
-	}'
+	}
+	# A file_operations embedded in another structure and filled in by
+	# a nested initializer, often in a macro (carl9170, b43, lkdtm,
+	# hfi1: ".fops = { .read = ..., .llseek = ... }"), whose type the
+	# lines do not name: a nested block, of a member that some structure
+	# of the tree declares as "struct file_operations <member>;", with
+	# .read or .write and an .open, .llseek, .release, .poll or
+	# .unlocked_ioctl (the .pstore = { .read, .write } of pstore is not one).
+	!infops && kind == "file_operations" && !nest &&
+	    $0 ~ ("^[[:space:]]*\\.(" members ")[[:space:]]*=[[:space:]]*\\{[[:space:]\\\\]*$") {
+		nest = 1
+		depth = 0
+		nstart = FNR
+		nrw = 0
+		nfops = 0
+		nname = $0
+		sub(/^[[:space:]]*\./, "", nname)
+		sub(/[[:space:]]*=.*/, "", nname)
+	}
+	nest {
+		if ($0 ~ /^[[:space:]]*\.(read|write)[[:space:]]*=/)
+			nrw = 1
+		if ($0 ~ /^[[:space:]]*\.(llseek|open|poll|unlocked_ioctl|release)[[:space:]]*=/)
+			nfops = 1
+		line = $0
+		depth += gsub(/\{/, "{", line)
+		depth -= gsub(/\}/, "}", line)
+		if (depth <= 0) {
+			if (nrw && nfops)
+				print FILENAME ":" nstart ": ." nname " (embedded)"
+			nest = 0
+		}
+		next
+	}
+	# Methods stored at run time into a file_operations that is a member
+	# of another structure (hv_utils_transport: "hvt->fops.read = ...").
+	!infops && kind == "file_operations" &&
+	    /(->|\.)(fops|f_ops|file_ops)\.(read|write)[[:space:]]*=[^=]/ {
+		print FILENAME ":" FNR ": (assigned at run time)"
+	}
+	FNR == 1 { nest = 0 }'
 }
 
 cd "$TREE"
+# The members that structures of the tree declare as an embedded
+# struct file_operations (see instances()).
+embedded_members=$(git grep -hE '^[[:space:]]*(const[[:space:]]+)?struct file_operations[[:space:]]+[A-Za-z0-9_]+;' -- '*.c' '*.h' |
+	sed -E 's/.*struct file_operations[[:space:]]+([A-Za-z0-9_]+);.*/\1/' |
+	sort -u | paste -sd'|')
+embedded_members=${embedded_members:-NO_EMBEDDED_MEMBER}
 fops_macros=$(legacy_macros fops)
 proc_macros=$(legacy_macros proc_ops)
 fops_macros=${fops_macros:-NO_LEGACY_MACRO}
