@@ -144,7 +144,8 @@ static int write_str(const char *path, const char *s)
 
 static aio_context_t aio_ctx;
 
-static long aio_one(int opcode, int fd, void *buf, uint64_t len, long long off)
+static long aio_one_rwf(int opcode, int fd, void *buf, uint64_t len,
+			long long off, int rw_flags)
 {
 	struct iocb cb, *cbp = &cb;
 	struct io_event ev;
@@ -156,6 +157,7 @@ static long aio_one(int opcode, int fd, void *buf, uint64_t len, long long off)
 	cb.aio_buf = (uintptr_t)buf;
 	cb.aio_nbytes = len;
 	cb.aio_offset = off;
+	cb.aio_rw_flags = rw_flags;
 	if (!aio_ctx && syscall(__NR_io_setup, 4, &aio_ctx))
 		return -1000000L - errno;
 	if (syscall(__NR_io_submit, aio_ctx, 1, &cbp) != 1)
@@ -164,6 +166,11 @@ static long aio_one(int opcode, int fd, void *buf, uint64_t len, long long off)
 	if (syscall(__NR_io_getevents, aio_ctx, 1, 1, &ev, &ts) != 1)
 		return -2000000L;
 	return ev.res;
+}
+
+static long aio_one(int opcode, int fd, void *buf, uint64_t len, long long off)
+{
+	return aio_one_rwf(opcode, fd, buf, len, off, 0);
 }
 
 /*
@@ -1753,11 +1760,11 @@ enum op {
 	R_READ, R_PREAD, R_READV1, R_READV_UNEVEN, R_READV_BYTES,
 	R_READV_SPLIT, R_READV_FAULT, R_PREADV2, R_NONBLOCK, R_SPLICE,
 	R_AIO_PREAD, R_AIO_PREADV, R_URING_READ, R_URING_READ0,
-	R_URING_READV, R_URING_READ_FIXED,
+	R_URING_READV, R_URING_READ_FIXED, R_AIO_PREADV_RWF,
 	W_WRITE, W_PWRITE, W_WRITEV1, W_WRITEV_UNEVEN, W_WRITEV_BYTES,
 	W_WRITEV_SPLIT, W_WRITEV_FAULT, W_PWRITEV2, W_NONBLOCK, W_SPLICE,
 	W_AIO_PWRITE, W_AIO_PWRITEV, W_URING_WRITE, W_URING_WRITE0,
-	W_URING_WRITEV, W_URING_WRITE_FIXED,
+	W_URING_WRITEV, W_URING_WRITE_FIXED, W_AIO_PWRITEV_RWF,
 };
 
 static int is_uring(int op)
@@ -1772,7 +1779,8 @@ static int own_result(int op)
 {
 	return is_uring(op) || op == R_AIO_PREAD || op == R_AIO_PREADV ||
 	       op == W_AIO_PWRITE || op == W_AIO_PWRITEV || op == R_SPLICE ||
-	       op == W_SPLICE;
+	       op == W_SPLICE || op == R_AIO_PREADV_RWF ||
+	       op == W_AIO_PWRITEV_RWF;
 }
 
 static const struct { const char *name; int flag; } rwf[] = {
@@ -1793,7 +1801,8 @@ static int make_segs(enum op op, size_t len, const size_t *split, int nsplit,
 	int n = 0, i;
 
 	switch (op) {
-	case R_READV1: case W_WRITEV1:
+	case R_READV1: case W_WRITEV1: case R_AIO_PREADV_RWF:
+	case W_AIO_PWRITEV_RWF:
 		seglen[n++] = len;
 		break;
 	case R_READV_UNEVEN: case W_WRITEV_UNEVEN: case R_AIO_PREADV:
@@ -2091,6 +2100,11 @@ static void run_case(enum op op, int sub)
 		r = aio_one(wr ? IOCB_CMD_PWRITEV : IOCB_CMD_PREADV, fd, iov,
 			    nseg, off < 0 ? 0 : off);
 		break;
+	case R_AIO_PREADV_RWF: case W_AIO_PWRITEV_RWF:
+		nseg = make_segs(op, len, NULL, 0, iov, seglen);
+		r = aio_one_rwf(wr ? IOCB_CMD_PWRITEV : IOCB_CMD_PREADV, fd,
+				iov, nseg, off < 0 ? 0 : off, rwf[sub].flag);
+		break;
 	/* At the file position (-1) where the case has no offset. */
 	case R_URING_READ: case W_URING_WRITE:
 		r = uring_one(wr ? IORING_OP_WRITE : IORING_OP_READ, fd, buf,
@@ -2264,6 +2278,10 @@ static void run_target(const struct target *t)
 		one(t, R_URING_READ0, 0, "uring-READ[0]");
 		one(t, R_URING_READV, 0, "uring-READV[1/8,1/8,rest]");
 		one(t, R_URING_READ_FIXED, 0, "uring-READ_FIXED");
+		for (i = 0; i < 6; i++) {
+			snprintf(name, sizeof(name), "aio-PREADV[%s]", rwf[i].name);
+			one(t, R_AIO_PREADV_RWF, i, name);
+		}
 	}
 	if (t->wflags != -1 && t->npay) {
 		one(t, W_WRITE, 0, "write");
@@ -2288,6 +2306,10 @@ static void run_target(const struct target *t)
 		one(t, W_URING_WRITE0, 0, "uring-WRITE[0]");
 		one(t, W_URING_WRITEV, 0, "uring-WRITEV[1/8,1/8,rest]");
 		one(t, W_URING_WRITE_FIXED, 0, "uring-WRITE_FIXED");
+		for (i = 0; i < 6; i++) {
+			snprintf(name, sizeof(name), "aio-PWRITEV[%s]", rwf[i].name);
+			one(t, W_AIO_PWRITEV_RWF, i, name);
+		}
 	}
 }
 
