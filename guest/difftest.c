@@ -38,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -318,6 +319,22 @@ static long toff(int writing)
 }
 
 /* ---- fixtures ---- */
+
+/*
+ * 150 unix socket pairs, held by the case's child: /proc/net/unix grows to
+ * about four pages, so that a vector whose second segment is larger than a
+ * page shows whether each segment gets a seq_file buffer of its own, as
+ * one ->read call per segment gave on 6.12.
+ */
+static int many_unix_sockets(void)
+{
+	int sv[2], i;
+
+	for (i = 0; i < 150; i++)
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+			return -errno;
+	return 0;
+}
 
 static char tmpdir[64];
 
@@ -1547,6 +1564,9 @@ static const struct target targets[] = {
 	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
 	{ "/proc/net/unix", "/proc/net/unix", .rflags = RO, NOW,
 	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	{ "/proc/net/unix[300sockets]", "/proc/net/unix",
+	  .setup = many_unix_sockets, .rflags = RO, NOW, .off = 0,
+	  .rlen = BUF_MAX, .rsplit = 100, .content = C_REF },
 	{ "/proc/net/if_inet6", "/proc/net/if_inet6", .rflags = RO, NOW,
 	  .off = 0, .rlen = 1024, .rsplit = 10, .content = C_REF, .vol = 1 },
 	{ "/proc/net/ipv6_route", "/proc/net/ipv6_route", .rflags = RO, NOW,
