@@ -4,7 +4,12 @@
  * operation iters times, between prof_start() and prof_stop(), whose
  * addresses scripts/profile.sh gives the plugin:
  *
- *   callprof <label> <path|eventfd> read|write|pread|pwrite <len> <iters>
+ *   callprof <label> <path|eventfd> <op> <len> <iters>
+ *
+ * <op> is read, write, pread or pwrite of len bytes, or readv-<n>, writev-<n>,
+ * preadv-<n> or pwritev-<n>: a vector of n segments of len bytes each, all
+ * over the same bytes of the buffer (so that each segment of a write carries
+ * the same value), at offset 0 for the p* forms.
  *
  * "eventfd" is an eventfd in semaphore mode with a large counter, so that
  * reads and writes of 8 bytes always succeed. A write writes the bytes that
@@ -21,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static char buf[1 << 20] __attribute__((aligned(4096)));
@@ -35,11 +41,23 @@ __attribute__((noinline)) void prof_stop(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-static long op(int fd, const char *what, size_t len)
+#define MAX_SEGS 1024
+static struct iovec iov[MAX_SEGS];
+
+static long op(int fd, const char *what, size_t len, int segs)
 {
 	long r;
 
-	if (!strcmp(what, "read"))
+	if (segs) {
+		if (!strncmp(what, "readv", 5))
+			r = readv(fd, iov, segs);
+		else if (!strncmp(what, "writev", 6))
+			r = writev(fd, iov, segs);
+		else if (!strncmp(what, "preadv", 6))
+			r = preadv(fd, iov, segs, 0);
+		else
+			r = pwritev(fd, iov, segs, 0);
+	} else if (!strcmp(what, "read"))
 		r = read(fd, buf, len);
 	else if (!strcmp(what, "write"))
 		r = write(fd, buf, len);
@@ -53,8 +71,9 @@ static long op(int fd, const char *what, size_t len)
 int main(int argc, char **argv)
 {
 	long iters, i, r = 0;
+	const char *dash;
+	int fd, segs = 0;
 	size_t len;
-	int fd;
 
 	if (argc != 6) {
 		fprintf(stderr, "usage: callprof label path|eventfd op len iters\n");
@@ -64,12 +83,19 @@ int main(int argc, char **argv)
 	iters = strtol(argv[5], NULL, 0);
 	if (len > sizeof(buf))
 		return 2;
+	dash = strchr(argv[3], '-');
+	if (dash) {
+		segs = atoi(dash + 1);
+		if (segs < 1 || segs > MAX_SEGS)
+			return 2;
+		for (i = 0; i < segs; i++)
+			iov[i] = (struct iovec){ .iov_base = buf, .iov_len = len };
+	}
 	if (!strcmp(argv[2], "eventfd")) {
 		fd = eventfd(1u << 30, EFD_SEMAPHORE);
 		*(uint64_t *)buf = 1;
 	} else {
-		int flags = !strcmp(argv[3], "read") || !strcmp(argv[3], "pread") ?
-			    O_RDONLY : O_WRONLY;
+		int flags = strstr(argv[3], "read") ? O_RDONLY : O_WRONLY;
 
 		/* A write writes what the file holds (read() from its start,
 		 * which works on files that cannot seek too), or zeroes. */
@@ -91,10 +117,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < iters; i++)
-		r = op(fd, argv[3], len);
+		r = op(fd, argv[3], len, segs);
 	prof_start();
 	for (i = 0; i < iters; i++)
-		r = op(fd, argv[3], len);
+		r = op(fd, argv[3], len, segs);
 	prof_stop();
 	printf("callprof %s iters=%ld ret=%ld\n", argv[1], iters, r);
 	return 0;

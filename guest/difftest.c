@@ -1288,6 +1288,7 @@ static const uint64_t ev_3[1] = { 3 }, ev_1_2[2] = { 1, 2 };
 static const struct payload pay_eventfd[] = {
 	{ "[4,4]", ev_3, 8, 2, { 4, 4 } },
 	{ "[8,8]", ev_1_2, 16, 2, { 8, 8 } },
+	{ "[8,0,0,8]", ev_1_2, 16, 4, { 8, 0, 0, 8 } },
 };
 
 static const int32_t lat_100[1] = { 100 }, lat_100_200[2] = { 100, 200 };
@@ -1778,11 +1779,11 @@ static const struct target targets[] = {
 
 enum op {
 	R_READ, R_PREAD, R_READV1, R_READV_UNEVEN, R_READV_BYTES,
-	R_READV_SPLIT, R_READV_FAULT, R_PREADV2, R_NONBLOCK, R_SPLICE,
+	R_READV_SPLIT, R_READV_FAULT, R_READV_EMPTY, R_PREADV2, R_NONBLOCK, R_SPLICE,
 	R_AIO_PREAD, R_AIO_PREADV, R_URING_READ, R_URING_READ0,
 	R_URING_READV, R_URING_READ_FIXED, R_AIO_PREADV_RWF,
 	W_WRITE, W_PWRITE, W_WRITEV1, W_WRITEV_UNEVEN, W_WRITEV_BYTES,
-	W_WRITEV_SPLIT, W_WRITEV_FAULT, W_PWRITEV2, W_NONBLOCK, W_SPLICE,
+	W_WRITEV_SPLIT, W_WRITEV_FAULT, W_WRITEV_EMPTY, W_PWRITEV2, W_NONBLOCK, W_SPLICE,
 	W_AIO_PWRITE, W_AIO_PWRITEV, W_URING_WRITE, W_URING_WRITE0,
 	W_URING_WRITEV, W_URING_WRITE_FIXED, W_AIO_PWRITEV_RWF,
 };
@@ -1834,6 +1835,14 @@ static int make_segs(enum op op, size_t len, const size_t *split, int nsplit,
 		seglen[n++] = e;
 		seglen[n++] = e;
 		seglen[n++] = len - 2 * e;
+		break;
+	case R_READV_EMPTY: case W_WRITEV_EMPTY:
+		/* Empty segments after the first: 6.12 stepped over them. */
+		seglen[n++] = len < 2 ? len : e;
+		seglen[n++] = 0;
+		seglen[n++] = 0;
+		if (len >= 2)
+			seglen[n++] = len - e;
 		break;
 	case R_READV_BYTES: case W_WRITEV_BYTES:
 		while (done < len && n < 32) {
@@ -2081,14 +2090,14 @@ static void run_case(enum op op, int sub)
 		r = pwrite(fd, buf, len, off < 0 ? 0 : off);
 		break;
 	case R_READV1: case R_READV_UNEVEN: case R_READV_BYTES:
-	case R_READV_SPLIT: case R_READV_FAULT:
+	case R_READV_SPLIT: case R_READV_FAULT: case R_READV_EMPTY:
 		split[0] = op == R_READV_FAULT ? len / 2 : cur->rsplit;
 		split[1] = len - split[0];
 		nseg = make_segs(op, len, split, 2, iov, seglen);
 		r = readv(fd, iov, nseg);
 		break;
 	case W_WRITEV1: case W_WRITEV_UNEVEN: case W_WRITEV_BYTES:
-	case W_WRITEV_SPLIT: case W_WRITEV_FAULT:
+	case W_WRITEV_SPLIT: case W_WRITEV_FAULT: case W_WRITEV_EMPTY:
 		if (op == W_WRITEV_FAULT) {
 			split[0] = pay->seg[0];
 			split[1] = len - split[0];
@@ -2286,6 +2295,7 @@ static void run_target(const struct target *t)
 		snprintf(name, sizeof(name), "readv[%zu,rest]", t->rsplit);
 		one(t, R_READV_SPLIT, 0, name);
 		one(t, R_READV_FAULT, 0, "readv[half,unmapped]");
+		one(t, R_READV_EMPTY, 0, "readv[1/8,0,0,rest]");
 		for (i = 0; i < 6; i++) {
 			snprintf(name, sizeof(name), "preadv2[%s]", rwf[i].name);
 			one(t, R_PREADV2, i, name);
@@ -2314,6 +2324,7 @@ static void run_target(const struct target *t)
 			one(t, W_WRITEV_SPLIT, i, name);
 		}
 		one(t, W_WRITEV_FAULT, 0, "writev[first,unmapped]");
+		one(t, W_WRITEV_EMPTY, 0, "writev[1/8,0,0,rest]");
 		for (i = 0; i < 6; i++) {
 			snprintf(name, sizeof(name), "pwritev2[%s]", rwf[i].name);
 			one(t, W_PWRITEV2, i, name);

@@ -19,7 +19,8 @@ prof=$BUILD/profile
 stage=$prof/root
 mkdir -p "$prof"
 
-# label path op len: the single-call rows of make bench, and a few more.
+# label path op len: the single-call rows of make bench, a few more, and
+# vectors of a file whose ->write_iter runs once per segment (op-<segments>).
 rows="null-read-1 /dev/null read 1
 null-write-1 /dev/null write 1
 null-write-65536 /dev/null write 65536
@@ -29,8 +30,11 @@ zero-read-65536 /dev/zero read 65536
 zero-write-1 /dev/zero write 1
 eventfd-write-8 eventfd write 8
 eventfd-read-8 eventfd read 8
+eventfd-writev-8x8 eventfd writev-8 8
+eventfd-writev-64x8 eventfd writev-64 8
 oom_score_adj-pread-4096 /proc/self/oom_score_adj pread 4096
 oom_score_adj-pwrite-1 /proc/self/oom_score_adj pwrite 1
+oom_score_adj-pwritev-2x2 /proc/self/oom_score_adj pwritev-2 2
 swaps-pread-4096 /proc/swaps pread 4096
 personality-pread-4096 /proc/self/personality pread 4096
 debugfs-sleep_time-pread-4096 /sys/kernel/debug/sleep_time pread 4096
