@@ -217,7 +217,7 @@ END {
 		vc = "no row with both ratios"
 	}
 	printf "\nsingle-call rows: %s; control: %s: %s\n", va, vc, pass ? "PASS" : "FAIL"
-	printf "(issue 13: every (a) row with both figures at min ratio <= %.2f, the geometric mean of their median ratios <= %.2f, every control row at min ratio <= %.2f)\n", lim_row, lim_geo, lim_ctl
+	printf "(the verdict: every (a) row with both figures at min ratio <= %.2f, the geometric mean of their median ratios <= %.2f, every control row at min ratio <= %.2f)\n", lim_row, lim_geo, lim_ctl
 	printf "ratio: %s/%s of the medians (\"!\": %s at least 10%% slower); min ratio: of the mins;\n", kb, ka, kb
 	printf "sys: system calls per operation, as the program issues them; n/a: the %s kernel has no such file.\n", ka
 	if (nfio) {

@@ -22,8 +22,7 @@
  * itself issued per operation (it issues every one of them directly, so it
  * knows); bytes= is what the first operation transferred.
  *
- * Groups (issue 5; issue 13 added the 64 KiB, seq_file, simple attribute
- * and control rows):
+ * Groups:
  *  a  read/write of 1 byte and 4 KiB (on an eventfd, the one size it
  *     takes: 8 bytes), at offset 0 on files with a position; 64 KiB
  *     read()s of /dev/zero and write()s to /dev/null (what dd does);
@@ -47,8 +46,8 @@
  * the patched kernel: err=ENOENT on the stock one; a 1 MiB tmpfs file; the
  * raw disk.
  *
- * The rows of issue 13, each on a file whose method the series converts,
- * except the control rows:
+ * The single-call rows beyond /dev/null and /dev/zero, each on a file whose
+ * method the series converts, except the control rows:
  *  - /sys/kernel/debug/sleep_time (kernel/time/timekeeping_debug.c), a
  *    seq_file made by DEFINE_SHOW_ATTRIBUTE(): stock 6.12 reads it through
  *    the debugfs full proxy's ->read and seq_read(), the series through the

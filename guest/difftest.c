@@ -1595,7 +1595,7 @@ static const struct target targets[] = {
 	{ "/proc/bus/pci/00/00.0", "/proc/bus/pci/00/00.0", .rflags = RO, NOW,
 	  .off = 0, .rlen = 64, .rsplit = 3, .content = C_REF },
 	/*
-	 * Writes through ->proc_write_iter (issue 15); before it, through
+	 * Writes through ->proc_write_iter; before the series, through
 	 * ->proc_write: the first virtio device's interrupt line register,
 	 * written, then restored. (The guest has no /proc/irq masks, without
 	 * CONFIG_SMP, and no /proc/net file that root may open for writing.)
@@ -1607,7 +1607,7 @@ static const struct target targets[] = {
 	  .content = C_HASH, PAY(pay_pci_intline) },
 	/*
 	 * proc_ops whose .proc_read was seq_read: seq_read_iter since
-	 * cocci/proc_seq_read.cocci (issue 15). Read only: what they accept
+	 * cocci/proc_seq_read.cocci. Read only: what they accept
 	 * as writes is not theirs to test here.
 	 */
 	{ "/proc/swaps", "/proc/swaps", .rflags = RO, NOW, .off = 0,

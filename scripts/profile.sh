@@ -35,6 +35,8 @@ eventfd-writev-64x8 eventfd writev-64 8
 oom_score_adj-pread-4096 /proc/self/oom_score_adj pread 4096
 oom_score_adj-pwrite-1 /proc/self/oom_score_adj pwrite 1
 oom_score_adj-pwritev-2x2 /proc/self/oom_score_adj pwritev-2 2
+oom_score_adj-preadv-1x8 /proc/self/oom_score_adj preadv-1 8
+oom_score_adj-preadv-8x8 /proc/self/oom_score_adj preadv-8 8
 swaps-pread-4096 /proc/swaps pread 4096
 personality-pread-4096 /proc/self/personality pread 4096
 debugfs-sleep_time-pread-4096 /sys/kernel/debug/sleep_time pread 4096
