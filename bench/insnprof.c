@@ -10,11 +10,14 @@
  * non-PIE binary, so their addresses are known before the boot). At each
  * stop the plugin appends a window to out=: a line "# window <n>", then one
  * line "<tb address> <instructions in the tb> <executions> <end> <page
- * changes>" for every translation block that ran, and resets its counts.
+ * changes> <memory accesses>" for every translation block that ran, and
+ * resets its counts.
  * <end> says how the block ends (enum tb_end: what TCG must do next, from
  * a chained jump to a return to its main loop); <page changes> counts the
  * executions entered from a block on another guest page, which TCG cannot
- * chain to directly. scripts/profile.sh
+ * chain to directly; <memory accesses> counts the guest loads and stores
+ * its instructions made, each of which TCG sends through its software TLB.
+ * scripts/profile.sh
  * turns the addresses into vmlinux symbols. Meant for -smp 1.
  *
  * Only the few entry points it uses are declared here, with the signatures
@@ -36,7 +39,16 @@ enum qemu_plugin_cb_flags {
 	QEMU_PLUGIN_CB_R_REGS,
 	QEMU_PLUGIN_CB_RW_REGS,
 };
+typedef uint32_t qemu_plugin_meminfo_t;
+enum qemu_plugin_mem_rw {
+	QEMU_PLUGIN_MEM_R = 1,
+	QEMU_PLUGIN_MEM_W,
+	QEMU_PLUGIN_MEM_RW,
+};
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu, void *udata);
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu,
+					  qemu_plugin_meminfo_t info,
+					  uint64_t vaddr, void *udata);
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *udata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
 					       struct qemu_plugin_tb *tb);
@@ -51,6 +63,11 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    qemu_plugin_vcpu_udata_cb_t cb,
 					    enum qemu_plugin_cb_flags flags,
 					    void *udata);
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
+				      qemu_plugin_vcpu_mem_cb_t cb,
+				      enum qemu_plugin_cb_flags flags,
+				      enum qemu_plugin_mem_rw rw,
+				      void *udata);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 				    qemu_plugin_udata_cb_t cb, void *udata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
@@ -77,6 +94,7 @@ struct slot {
 	uint64_t vaddr;
 	uint64_t count;
 	uint64_t page_changes;	/* entered from a block on another page */
+	uint64_t mem;		/* loads and stores of its instructions */
 	uint32_t ninsns;
 	uint8_t end;
 	bool used;
@@ -122,6 +140,15 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	prev_page = s->vaddr >> 12;
 }
 
+static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		       uint64_t vaddr, void *udata)
+{
+	struct slot *s = udata;
+
+	if (counting)
+		s->mem++;
+}
+
 static enum tb_end classify(const char *d)
 {
 	static const char *const exits[] = {
@@ -151,11 +178,12 @@ static void dump(void)
 		struct slot *s = &slots[i];
 
 		if (s->used && s->count) {
-			fprintf(out, "%" PRIx64 " %u %" PRIu64 " %u %" PRIu64 "\n",
-				s->vaddr, s->ninsns, s->count, s->end,
-				s->page_changes);
+			fprintf(out, "%" PRIx64 " %u %" PRIu64 " %u %" PRIu64
+				" %" PRIu64 "\n", s->vaddr, s->ninsns, s->count,
+				s->end, s->page_changes, s->mem);
 			s->count = 0;
 			s->page_changes = 0;
+			s->mem = 0;
 		}
 	}
 	fflush(out);
@@ -180,6 +208,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
+
+		qemu_plugin_register_vcpu_mem_cb(insn, mem_access,
+						 QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, s);
 
 		if (i == n - 1) {
 			char *d = qemu_plugin_insn_disas(insn);

@@ -30,6 +30,7 @@ def load(k):
     windows = []
     tbs = []
     ends = []
+    mems = []
     cur = None
     with open(f"{pdir}/{k}.windows") as f:
         for line in f:
@@ -37,10 +38,12 @@ def load(k):
                 cur = collections.Counter()
                 windows.append(cur)
                 tbs.append(0)
+                mems.append(0)
                 ends.append(collections.Counter())
                 continue
-            va, n, c, end, pages = line.split()
+            va, n, c, end, pages, mem = line.split()
             va, n, c, end, pages = int(va, 16), int(n), int(c), int(end), int(pages)
+            mems[-1] += int(mem)
             ends[-1][END_NAMES[end]] += c
             ends[-1]["page changes"] += pages
             if va < 0xffff800000000000:
@@ -56,7 +59,7 @@ def load(k):
             p = line.split()
             if len(p) >= 4 and p[0] == "callprof":
                 rets[p[1]] = (int(p[2].split("=")[1]), p[3].split("=")[1])
-    return windows, rets, tbs, ends
+    return windows, rets, tbs, ends, mems
 
 
 data = {k: load(k) for k in kernels}
@@ -66,22 +69,24 @@ summary = []
 for i, label in enumerate(labels):
     per = {}
     for k in kernels:
-        windows, rets, tbs, ends = data[k]
+        windows, rets, tbs, ends, mems = data[k]
         n, ret = rets.get(label, (0, "?"))
         w = windows[i] if i < len(windows) else collections.Counter()
         e = ends[i] if i < len(ends) else collections.Counter()
         per[k] = ({f: v / n for f, v in w.items()} if n else {}, ret,
                   tbs[i] / n if n and i < len(tbs) else 0,
-                  {x: v / n for x, v in e.items()} if n else {})
+                  {x: v / n for x, v in e.items()} if n else {},
+                  mems[i] / n if n and i < len(mems) else 0)
     print()
     print(f"== {label}: " + ", ".join(f"{k} ret={per[k][1]}" for k in kernels))
     tot = {k: sum(per[k][0].values()) for k in kernels}
     kern = {k: sum(v for f, v in per[k][0].items() if f != "[user]") for k in kernels}
-    print("   " + "   ".join(f"{k}: {tot[k]:.1f} total, {kern[k]:.1f} kernel, {per[k][2]:.1f} blocks" for k in kernels))
+    print("   " + "   ".join(f"{k}: {tot[k]:.1f} total, {kern[k]:.1f} kernel, {per[k][2]:.1f} blocks, {per[k][4]:.1f} memory accesses" for k in kernels))
     print("   blocks ending in: " + "   ".join(
         f"{k}: " + ", ".join(f"{x} {per[k][3].get(x, 0):.1f}" for x in END_NAMES[1:] + ["page changes"])
         for k in kernels))
-    summary.append((label, tot, {k: per[k][2] for k in kernels}))
+    summary.append((label, tot, {k: per[k][2] for k in kernels},
+                    {k: per[k][4] for k in kernels}))
     funcs = set()
     for k in kernels:
         funcs |= {f for f, v in per[k][0].items() if v >= 0.5}
@@ -99,16 +104,20 @@ for i, label in enumerate(labels):
             line += f"{vals[1] - vals[0]:+10.1f}"
         print(line)
 print()
-print("== summary: instructions, and translation blocks entered, per operation")
+print("== summary: instructions, translation blocks entered and memory accesses, per operation")
 two = len(kernels) == 2
 print(f"   {'row':30s}" + "".join(f"{k + ' insns':>16s}" for k in kernels) +
       ("     ratio" if two else "") +
-      "".join(f"{k + ' blocks':>16s}" for k in kernels) + ("     ratio" if two else ""))
-for label, tot, blk in summary:
+      "".join(f"{k + ' blocks':>16s}" for k in kernels) + ("     ratio" if two else "") +
+      "".join(f"{k + ' mem':>14s}" for k in kernels) + ("     ratio" if two else ""))
+for label, tot, blk, mem in summary:
     line = f"   {label:30s}" + "".join(f"{tot[k]:16.1f}" for k in kernels)
     if two:
         line += f"{tot[kernels[1]] / tot[kernels[0]]:10.3f}" if tot[kernels[0]] else f"{'':10s}"
     line += "".join(f"{blk[k]:16.1f}" for k in kernels)
     if two:
-        line += f"{blk[kernels[1]] / blk[kernels[0]]:10.3f}" if blk[kernels[0]] else ""
+        line += f"{blk[kernels[1]] / blk[kernels[0]]:10.3f}" if blk[kernels[0]] else f"{'':10s}"
+    line += "".join(f"{mem[k]:14.1f}" for k in kernels)
+    if two:
+        line += f"{mem[kernels[1]] / mem[kernels[0]]:10.3f}" if mem[kernels[0]] else ""
     print(line)
