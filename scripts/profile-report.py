@@ -31,6 +31,7 @@ def load(k):
     tbs = []
     ends = []
     mems = []
+    fmems = []
     cur = None
     with open(f"{pdir}/{k}.windows") as f:
         for line in f:
@@ -39,6 +40,7 @@ def load(k):
                 windows.append(cur)
                 tbs.append(0)
                 mems.append(0)
+                fmems.append(collections.Counter())
                 ends.append(collections.Counter())
                 continue
             va, n, c, end, pages, mem = line.split()
@@ -52,6 +54,7 @@ def load(k):
                 i = bisect.bisect_right(addrs, va) - 1
                 name = names[i] if i >= 0 else "[kernel?]"
             cur[name] += n * c
+            fmems[-1][name] += int(mem)
             tbs[-1] += c
     rets = {}
     with open(f"{pdir}/{k}.out") as f:
@@ -59,7 +62,7 @@ def load(k):
             p = line.split()
             if len(p) >= 4 and p[0] == "callprof":
                 rets[p[1]] = (int(p[2].split("=")[1]), p[3].split("=")[1])
-    return windows, rets, tbs, ends, mems
+    return windows, rets, tbs, ends, mems, fmems
 
 
 data = {k: load(k) for k in kernels}
@@ -69,14 +72,15 @@ summary = []
 for i, label in enumerate(labels):
     per = {}
     for k in kernels:
-        windows, rets, tbs, ends, mems = data[k]
+        windows, rets, tbs, ends, mems, fmems = data[k]
         n, ret = rets.get(label, (0, "?"))
         w = windows[i] if i < len(windows) else collections.Counter()
         e = ends[i] if i < len(ends) else collections.Counter()
         per[k] = ({f: v / n for f, v in w.items()} if n else {}, ret,
                   tbs[i] / n if n and i < len(tbs) else 0,
                   {x: v / n for x, v in e.items()} if n else {},
-                  mems[i] / n if n and i < len(mems) else 0)
+                  mems[i] / n if n and i < len(mems) else 0,
+                  {f: v / n for f, v in fmems[i].items()} if n and i < len(fmems) else {})
     print()
     print(f"== {label}: " + ", ".join(f"{k} ret={per[k][1]}" for k in kernels))
     tot = {k: sum(per[k][0].values()) for k in kernels}
@@ -96,12 +100,14 @@ for i, label in enumerate(labels):
         vals = [per[k][0].get(f, 0) for k in kernels]
         return -(max(vals) - min(vals)), -max(vals)
     print(f"   {'function':40s}" + "".join(f"{k:>10s}" for k in kernels) +
-          ("      diff" if len(kernels) == 2 else ""))
+          ("      diff" if len(kernels) == 2 else "") +
+          "".join(f"{k + ' mem':>12s}" for k in kernels))
     for f in sorted(funcs, key=key):
         vals = [per[k][0].get(f, 0) for k in kernels]
         line = f"   {f[:40]:40s}" + "".join(f"{v:10.1f}" for v in vals)
         if len(kernels) == 2:
             line += f"{vals[1] - vals[0]:+10.1f}"
+        line += "".join(f"{per[k][5].get(f, 0):12.1f}" for k in kernels)
         print(line)
 print()
 print("== summary: instructions, translation blocks entered and memory accesses, per operation")
