@@ -7,14 +7,19 @@
 # the median of its boots' medians (one boot: that median) with the smallest
 # min and the largest max, in microseconds per operation, then the ratio of
 # the kb median to the ka one, and that of the mins (on a busy host
-# noise only ever adds time, so the mins are a second opinion). A kernel on which the operation
+# noise only ever adds time, so the mins are a second opinion), then the
+# paired ratio: per round (the files <ka>-<n>.out and <kb>-<n>.out, booted
+# side by side under BENCH_PAIRED=1), the kb boot's median over the ka
+# boot's, and of those the median and the quartiles. A kernel on which the operation
 # failed shows the errno instead ("n/a" for a file it does not have, ENOENT),
 # and the row has no ratio. "fio ..." rows get IOPS and their ratio.
 # Under the table: per group, the geometric means of the median ratios and
-# of the min ratios over the rows that have both, and the verdict of issue
-# 13: every single-call row (group a) with both figures at a min ratio of
-# at most lim_row (1.05), their median ratios' geometric mean at most
-# lim_geo (1.02), every control row's min ratio at most lim_ctl (1.02).
+# of the min ratios over the rows that have both, and two verdicts. The
+# time bound: every single-call row (group a) with both figures at a min
+# ratio of at most lim_row (1.05), their median ratios' geometric mean at
+# most lim_geo (1.02), every control row's min ratio at most lim_ctl
+# (1.02). The paired bound: every row of groups a and b with a paired
+# ratio at most lim_pair (1.05), every control row at most lim_ctl.
 # dat= gets "index ratio label group" for the plot (group: a 1, b 2, c 3,
 # control 4).
 
@@ -22,6 +27,12 @@ function kernel_of(f) {
 	sub(/.*\//, "", f)
 	sub(/-[0-9]+\.out$/, "", f)
 	return f
+}
+
+function round_of(f) {
+	sub(/.*-/, "", f)
+	sub(/\.out$/, "", f)
+	return f + 0
 }
 
 function us(ns, v) {
@@ -54,6 +65,28 @@ function cell(k, key, n, i, l) {
 	return sprintf("%s [%s-%s]", us(medv[k, key]), us(mn[k, key]), us(mx[k, key]))
 }
 
+# The quartile q (1 or 3) of list[1..n], sorted: the median of its lower
+# or upper half.
+function quartile(list, n, q, h, i, l) {
+	h = int(n / 2)
+	for (i = 1; i <= h; i++)
+		l[i] = q == 1 ? list[i] : list[n - h + i]
+	return h ? median(l, h) : list[1]
+}
+
+# The paired ratio of a row: "median [q1-q3]" of the rounds that have the
+# row on both sides; pmed[key] gets the median.
+function paired(key, n, r, l) {
+	n = 0
+	for (r = 1; r <= nrounds; r++)
+		if ((ka, key, r) in bymed && (kb, key, r) in bymed && bymed[ka, key, r] > 0)
+			l[++n] = bymed[kb, key, r] / bymed[ka, key, r]
+	if (!n)
+		return ""
+	pmed[key] = median(l, n)
+	return sprintf("%.2f [%.2f-%.2f]", pmed[key], quartile(l, n, 1), quartile(l, n, 3))
+}
+
 # A group's label: "(a)", "(control)".
 function glabel(g) {
 	return "(" g ")"
@@ -70,10 +103,15 @@ BEGIN {
 		lim_geo = 1.02
 	if (lim_ctl == "")
 		lim_ctl = 1.02
+	if (lim_pair == "")
+		lim_pair = 1.05
 }
 
 FNR == 1 {
 	k = kernel_of(FILENAME)
+	rnd = round_of(FILENAME)
+	if (rnd > nrounds)
+		nrounds = rnd
 }
 
 $1 == "bench" {
@@ -95,6 +133,8 @@ $1 == "bench" {
 		next
 	}
 	med[k, key, ++nmed[k, key]] = kv["med_ns"]
+	if (!((k, key, rnd) in bymed))
+		bymed[k, key, rnd] = kv["med_ns"]
 	if (!((k, key) in mn) || kv["min_ns"] + 0 < mn[k, key] + 0)
 		mn[k, key] = kv["min_ns"]
 	if (!((k, key) in mx) || kv["max_ns"] + 0 > mx[k, key] + 0)
@@ -135,7 +175,7 @@ END {
 		cw = length(ka " us [min-max]")
 	if (length(kb " us [min-max]") > cw)
 		cw = length(kb " us [min-max]")
-	fmt = "%-" fw "s %-13s %-9s %4s %-" cw "s %-" cw "s %-9s %s\n"
+	fmt = "%-" fw "s %-13s %-9s %4s %-" cw "s %-" cw "s %-9s %-9s %s\n"
 	ngrp = 0
 	grp = ""
 	for (r = 1; r <= nrows; r++) {
@@ -145,7 +185,7 @@ END {
 			grp = f[1]
 			gorder[++ngrp] = grp
 			printf "\n%s\n", (grp in title ? title[grp] : glabel(grp))
-			printf fmt, "file", "operation", "size", "sys", ka " us [min-max]", kb " us [min-max]", "ratio", "min ratio"
+			printf fmt, "file", "operation", "size", "sys", ka " us [min-max]", kb " us [min-max]", "ratio", "min ratio", "paired [q1-q3]"
 		}
 		s = cell(ka, key)
 		p = cell(kb, key)
@@ -183,10 +223,21 @@ END {
 				if (grp == "control")
 					nctl++
 			}
+			pr = paired(key)
+			if (pr != "" && (grp == "a" || grp == "b" || grp == "control")) {
+				lim = grp == "control" ? lim_ctl : lim_pair
+				if (!(grp in worst_p) || pmed[key] > worst_p[grp] + 0) {
+					worst_p[grp] = sprintf("%.2f", pmed[key])
+					worst_p_row[grp] = f[2] " " f[3] " " f[4]
+				}
+				if (sprintf("%.2f", pmed[key]) + 0 > lim + 0)
+					pfail = 1
+			}
 			if (dat != "")
 				printf "%d %.4f \"%s %s %s %s\" %d\n", ++nplot, q, f[1], f[2], f[3], f[4], (grp in gidx ? gidx[grp] : 5) > dat
 		}
-		printf fmt, f[2], f[3], f[4], sy, s, p, ratio, mratio
+		printf fmt, f[2], f[3], f[4], sy, s, p, ratio, mratio, pr
+		pr = ""
 	}
 	printf "\nGeometric means of %s/%s over the rows with both ratios:\n", kb, ka
 	for (g = 1; g <= ngrp; g++) {
@@ -218,7 +269,14 @@ END {
 	}
 	printf "\nsingle-call rows: %s; control: %s: %s\n", va, vc, pass ? "PASS" : "FAIL"
 	printf "(the verdict: every (a) row with both figures at min ratio <= %.2f, the geometric mean of their median ratios <= %.2f, every control row at min ratio <= %.2f)\n", lim_row, lim_geo, lim_ctl
+	if (!("a" in worst_p) || !("control" in worst_p))
+		pfail = 1
+	printf "paired rows: max (a) %s (%s), max (b) %s (%s), max control %s (%s): %s\n",
+		worst_p["a"], worst_p_row["a"], worst_p["b"], worst_p_row["b"],
+		worst_p["control"], worst_p_row["control"], pfail ? "FAIL" : "PASS"
+	printf "(the paired verdict: every (a) and (b) row at a paired ratio <= %.2f, every control row <= %.2f)\n", lim_pair, lim_ctl
 	printf "ratio: %s/%s of the medians (\"!\": %s at least 10%% slower); min ratio: of the mins;\n", kb, ka, kb
+	printf "paired: the median of the rounds' %s/%s ratios (each round's two boots side by side), with the quartiles;\n", kb, ka
 	printf "sys: system calls per operation, as the program issues them; n/a: the %s kernel has no such file.\n", ka
 	if (nfio) {
 		printf "\n(fio) Debian's fio on the ext4 scratch disk, O_DIRECT, 4 KiB, queue depth 16 (IOPS, higher is better)\n"
