@@ -39,12 +39,7 @@ read -r label path op len <<<"$row"
 [ -n "$len" ] || die "HOSTPROF_ROW=\"$row\": expected label path op len"
 mkdir -p "$out"
 
-gcc -static -no-pie -O2 -Wall -Werror -Wl,-Ttext-segment="$text" \
-	-o "$out/callprof" "$TOP/bench/callprof.c"
-rm -rf "$stage"
-mkdir -p "$stage"/{bin,dev,proc,sys,tmp}
-cp /bin/busybox "$stage/bin/busybox"
-cp "$out/callprof" "$stage/bin/callprof"
+stage_callprof_root "$stage" "$out/callprof" "$text"
 cat >"$stage/init" <<EOF
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -60,8 +55,7 @@ chmod 755 "$stage/init"
 pack_initramfs "$stage" "$out/initramfs.cpio"
 
 for k in $kernels; do
-	image=$(objdir "$k")/arch/x86/boot/bzImage
-	[ -f "$image" ] || die "$image missing: build the $k kernel first"
+	image=$(built_image "$k")
 	heavy_lock
 	step "$k kernel: $label, 2 x $iters operations, perf from ${delay}s for ${seconds}s"
 	rm -f "$out/$k.out" "$out/$k.perf"

@@ -78,6 +78,29 @@ pack_initramfs() {
 	fi
 }
 
+# Stage the root of a guest that runs bench/callprof: the program, built
+# static and not PIE with its code at <text> (default 0x10000000, away from
+# busybox's 0x400000, so that its markers are where no other process runs),
+# busybox, and the folders its init mounts on. The init is the caller's.
+# usage: stage_callprof_root <stage> <callprof binary> [text]
+stage_callprof_root() {
+	local stage=$1 bin=$2 text=${3:-0x10000000}
+	gcc -static -no-pie -O2 -Wall -Werror -Wl,-Ttext-segment="$text" \
+		-o "$bin" "$TOP/bench/callprof.c"
+	rm -rf "$stage"
+	mkdir -p "$stage"/{bin,dev,proc,sys,tmp}
+	cp /bin/busybox "$stage/bin/busybox"
+	cp "$bin" "$stage/bin/callprof"
+}
+
+# The bzImage of a kernel flavour; fails if that kernel is not built.
+built_image() {
+	local image
+	image=$(objdir "$1")/arch/x86/boot/bzImage
+	[ -f "$image" ] || die "$image missing: build the $1 kernel first"
+	echo "$image"
+}
+
 die() {
 	echo "error: $*" >&2
 	exit 1

@@ -45,17 +45,9 @@ debugfs-attr-write-6 /sys/kernel/debug/fault_around_bytes write 6
 control-sysfs-pread-4096 /sys/devices/system/cpu/online pread 4096"
 
 gcc -shared -fPIC -O2 -Wall -Werror -o "$prof/insnprof.so" "$TOP/bench/insnprof.c"
-# Static, not PIE, and away from busybox's addresses (also static at
-# 0x400000): the markers must be where no other process runs.
-gcc -static -no-pie -O2 -Wall -Werror -Wl,-Ttext-segment=0x10000000 \
-	-o "$prof/callprof" "$TOP/bench/callprof.c"
+stage_callprof_root "$stage" "$prof/callprof"
 start=$(nm "$prof/callprof" | awk '$3 == "prof_start" { print $1 }')
 stop=$(nm "$prof/callprof" | awk '$3 == "prof_stop" { print $1 }')
-
-rm -rf "$stage"
-mkdir -p "$stage"/{bin,dev,proc,sys,tmp}
-cp /bin/busybox "$stage/bin/busybox"
-cp "$prof/callprof" "$stage/bin/callprof"
 {
 	echo '#!/bin/busybox sh'
 	echo '/bin/busybox --install -s /bin'
@@ -70,8 +62,7 @@ chmod 755 "$stage/init"
 pack_initramfs "$stage" "$prof/initramfs.cpio"
 
 for k in $kernels; do
-	image=$(objdir "$k")/arch/x86/boot/bzImage
-	[ -f "$image" ] || die "$image missing: build the $k kernel first"
+	image=$(built_image "$k")
 	heavy_lock
 	step "profiling the $k kernel: $(echo "$rows" | wc -l) rows of $iters operations"
 	rm -f "$prof/$k.windows"
