@@ -21,7 +21,7 @@
 #                                      0x10000000): moving the loop's code
 #                                      shows whether a time follows code
 #                                      addresses rather than the kernel
-# Output: build/hostprof/<kernel>.{out,perf,console}, build/hostprof/report.txt.
+# Output: build/hostprof/<kernel>.{out,perf,perf.log,console}, build/hostprof/report.txt.
 # Debian's QEMU is stripped: only its exported symbols have names.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -59,7 +59,7 @@ for k in $kernels; do
 	heavy_lock
 	step "$k kernel: $label, 2 x $iters operations, perf from ${delay}s for ${seconds}s"
 	rm -f "$out/$k.out" "$out/$k.perf"
-	qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 512M -nographic \
+	timeout -k 10 900 qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 512M -nographic \
 		-no-reboot -monitor none -kernel "$image" \
 		-initrd "$out/initramfs.cpio" \
 		-append "console=ttyS0 panic=-1 nokaslr quiet" \
@@ -68,8 +68,9 @@ for k in $kernels; do
 	qpid=$!
 	sleep "$delay"
 	perf record -q -e cpu-clock -F 4000 -p "$qpid" -o "$out/$k.perf" \
-		-- sleep "$seconds" >/dev/null 2>&1 || true
-	wait "$qpid" || die "qemu failed: $out/$k.qemu"
+		-- sleep "$seconds" >"$out/$k.perf.log" 2>&1 || true
+	wait "$qpid" || die "qemu failed or timed out: $out/$k.qemu"
+	[ -s "$out/$k.perf" ] || die "perf recorded nothing: $out/$k.perf.log"
 	grep -q '^seconds ' "$out/$k.out" || die "the $k guest did not finish: $out/$k.console"
 done
 
