@@ -10,7 +10,7 @@ S := scripts
 # The logs' prefix: build/logs/<kernel>[-debug]-<mode>.*
 TAG := $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check check-series compile-proof size-report legacy-report bench bench-aa profile hostprof difftest difftest-stock difftest-aa deps tree apply export build guest clean help
+.PHONY: all run check check-series compile-proof size-report legacy-report bench bench-aa profile hostprof difftest difftest-stock difftest-aa difftest-reach deps tree apply export build guest clean help
 
 all: check
 
@@ -29,6 +29,7 @@ help:
 	@echo "make difftest-stock      boot the stock kernel in diff mode, store difftest/stock.out"
 	@echo "make difftest            boot the patched kernel in diff mode, compare with difftest/stock.out"
 	@echo "make difftest-aa         boot KERNEL twice in diff mode, the outputs must be identical"
+	@echo "make difftest-reach      count the converted file_operations the differential test opens"
 	@echo "make export              save the commits of build/linux to patches/"
 	@echo "make apply [FORCE=1]     re-apply patches/ onto the pristine tree"
 	@echo "make clean               remove build/"
@@ -105,6 +106,11 @@ difftest:
 
 difftest-aa:
 	@$(S)/difftest.sh aa $(KERNEL)
+
+# Which converted file_operations the differential test opens: the stock
+# kernel with a probe module (guest/reach), written to difftest/reach.txt.
+difftest-reach:
+	@$(S)/reach.sh
 
 clean:
 	rm -rf build

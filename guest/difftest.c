@@ -2022,6 +2022,71 @@ static long do_splice(int wr, int fd, size_t len, long off)
 	return r;
 }
 
+/*
+ * make difftest-reach: /dev/reach (guest/reach, loaded into the stock kernel
+ * only) tells which file_operations a descriptor uses. Each case's child
+ * appends what it opened to REACH_LOG; main() prints the distinct lines as
+ * '#' lines, which the comparison ignores.
+ */
+#define REACH_LOG "/tmp/difftest.reach"
+static int reach_dev = -1;
+
+struct reach_info {
+	int32_t fd;
+	uint32_t flags;
+	uint64_t fop;
+	uint64_t inner;
+};
+
+#define REACH_QUERY	_IOWR('R', 1, struct reach_info)
+
+static void reach_note(int fd)
+{
+	struct reach_info ri = { .fd = fd };
+	char l[512];
+	int log, n;
+
+	if (reach_dev < 0 || ioctl(reach_dev, REACH_QUERY, &ri))
+		return;
+	n = snprintf(l, sizeof(l), "%s %s %llx %llx %x\n", cur->name,
+		     cur->path_fn || cur->path ? tpath() : "-",
+		     (unsigned long long)ri.fop, (unsigned long long)ri.inner,
+		     ri.flags);
+	log = open(REACH_LOG, O_WRONLY | O_APPEND | O_CREAT, 0600);
+	if (log < 0)
+		return;
+	if (write(log, l, n) != n)
+		n = 0;
+	close(log);
+}
+
+static void reach_print(void)
+{
+	static char *seen[4096];
+	char l[512];
+	int n = 0, i;
+	FILE *f;
+
+	if (reach_dev < 0)
+		return;
+	f = fopen(REACH_LOG, "r");
+	if (!f) {
+		printf("# reach: nothing opened\n");
+		return;
+	}
+	while (fgets(l, sizeof(l), f)) {
+		l[strcspn(l, "\n")] = '\0';
+		for (i = 0; i < n && seen[i] && strcmp(seen[i], l); i++)
+			;
+		if (i < n)
+			continue;
+		if (n < 4096)
+			seen[n++] = strdup(l);
+		printf("# reach %s\n", l);
+	}
+	fclose(f);
+}
+
 /* One case, in the child. Fills line[] (after the key). */
 static void run_case(enum op op, int sub)
 {
@@ -2056,6 +2121,7 @@ static void run_case(enum op op, int sub)
 		goto teardown;
 	}
 	cur_fd = fd;
+	reach_note(fd);
 	if (!wr && cur->prime && op != R_NONBLOCK)
 		cur->prime(fd);
 	if (off >= 0 && op != R_PREAD && op != W_PWRITE && lseek(fd, off, SEEK_SET) < 0) {
@@ -2367,9 +2433,11 @@ int main(int argc, char **argv)
 	/* fusectl, for its directory and the control files. */
 	if (access(FUSECTL, F_OK) == 0)
 		mount("fusectl", FUSECTL, "fusectl", 0, NULL);
+	reach_dev = open("/dev/reach", O_RDONLY);
 	for (i = 0; i < NTARGETS; i++)
 		if (argc < 2 || strstr(targets[i].name, argv[1]))
 			run_target(&targets[i]);
+	reach_print();
 	printf("# difftest: %d files, %d cases\n", nfiles, ncases);
 	return 0;
 }

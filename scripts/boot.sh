@@ -14,7 +14,8 @@ suffix=
 [ "${DEBUG:-0}" = 1 ] && suffix=debug
 # BOOT_IMAGE=path boots that image instead (make bench's other layouts).
 image=${BOOT_IMAGE:-$(objdir "$kernel" $suffix)/arch/x86/boot/bzImage}
-initrd=$GUEST/initramfs.cpio
+# INITRD=path boots that initramfs instead (make difftest-reach).
+initrd=${INITRD:-$GUEST/initramfs.cpio}
 [ -f "$image" ] || die "$image missing: build it first (make build)"
 [ -f "$initrd" ] || die "$initrd missing: build it first (make guest)"
 logs=$LOGS
