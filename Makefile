@@ -10,7 +10,7 @@ S := scripts
 # The logs' prefix: build/logs/<kernel>[-debug]-<mode>.*
 TAG := $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check check-series compile-proof size-report legacy-report bench bench-aa profile hostprof difftest difftest-stock difftest-aa difftest-reach deps tree apply export build guest clean help
+.PHONY: all run check check-series compile-proof size-report legacy-report bench bench-aa profile hostprof difftest difftest-stock difftest-aa difftest-reach difftest-fuzz deps tree apply export build guest clean help
 
 all: check
 
@@ -30,6 +30,7 @@ help:
 	@echo "make difftest            boot the patched kernel in diff mode, compare with difftest/stock.out"
 	@echo "make difftest-aa         boot KERNEL twice in diff mode, the outputs must be identical"
 	@echo "make difftest-reach      count the converted file_operations the differential test opens"
+	@echo "make difftest-fuzz       SEED=n CASES=n: seeded random cases on both kernels, compared"
 	@echo "make export              save the commits of build/linux to patches/"
 	@echo "make apply [FORCE=1]     re-apply patches/ onto the pristine tree"
 	@echo "make clean               remove build/"
@@ -111,6 +112,12 @@ difftest-aa:
 # kernel with a probe module (guest/reach), written to difftest/reach.txt.
 difftest-reach:
 	@$(S)/reach.sh
+
+# Seeded random cases (guest/difftest.c, fuzz), the same on both kernels.
+SEED ?= 1
+CASES ?= 1000
+difftest-fuzz:
+	@SEED=$(SEED) CASES=$(CASES) $(S)/difftest.sh fuzz
 
 clean:
 	rm -rf build

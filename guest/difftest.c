@@ -50,6 +50,7 @@
 #include <linux/io_uring.h>
 #include <linux/perf_event.h>
 #include <linux/uinput.h>
+#include <linux/uhid.h>
 
 #define BUF_MAX		16384
 #define MAX_SEGS	64
@@ -68,7 +69,7 @@ static const char *errname(int e)
 	E(ESPIPE); E(EROFS); E(EPIPE); E(ERANGE); E(ENOSYS); E(ENODATA);
 	E(EOPNOTSUPP); E(EMSGSIZE); E(EPROTO); E(ENOTTY); E(EOVERFLOW);
 	E(ECANCELED); E(ENOTCONN); E(ESHUTDOWN); E(ETIMEDOUT); E(ENOBUFS);
-	E(EBADMSG); E(EILSEQ);
+	E(EBADMSG); E(EILSEQ); E(EBADFD);
 #undef E
 	}
 	snprintf(other, sizeof(other), "E%d", e);
@@ -301,6 +302,7 @@ struct target {
 	enum content content;
 	int vol;				/* record length varies */
 	int nbwait;				/* data arrives late: see R_NONBLOCK */
+	int sweep;				/* found by the sweep: read cases only */
 	const struct payload *pay;
 	int npay;
 };
@@ -573,6 +575,126 @@ static void uinput_state_w(char *buf, size_t n)
 		len += snprintf(buf + len, n - len, "%s%u/%u/%d", i ? "," : "",
 				ev[i].type, ev[i].code, ev[i].value);
 	if (!got)
+		snprintf(buf + len, n - len, "none");
+}
+
+/*
+ * uhid and hidraw: a HID device made through /dev/uhid for each case, with
+ * one 8-byte input and one 8-byte output report, no report IDs. A read of
+ * its hidraw node gets one input report, queued through uhid; a write
+ * sends an output report, which uhid hands back to us as UHID_OUTPUT.
+ */
+static const unsigned char hid_rdesc[] = {
+	0x06, 0x00, 0xff,	/* Usage Page (vendor 0xff00) */
+	0x09, 0x01,		/* Usage (1) */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x15, 0x00,		/*   Logical Minimum (0) */
+	0x26, 0xff, 0x00,	/*   Logical Maximum (255) */
+	0x75, 0x08,		/*   Report Size (8) */
+	0x95, 0x08,		/*   Report Count (8) */
+	0x09, 0x01,		/*   Usage (1) */
+	0x81, 0x02,		/*   Input (Data, Var, Abs) */
+	0x09, 0x01,		/*   Usage (1) */
+	0x91, 0x02,		/*   Output (Data, Var, Abs) */
+	0xc0,			/* End Collection */
+};
+static int uhid_fd = -1;
+static char hidraw_path[300];
+
+static int uhid_present(void)
+{
+	return !access("/dev/uhid", F_OK);
+}
+
+static int uhid_setup(void)
+{
+	struct uhid_event ev;
+	struct dirent *de;
+	int i;
+	DIR *d;
+
+	uhid_fd = open("/dev/uhid", O_RDWR | O_NONBLOCK);
+	if (uhid_fd < 0)
+		return -errno;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_CREATE2;
+	snprintf((char *)ev.u.create2.name, sizeof(ev.u.create2.name),
+		 "difftest");
+	ev.u.create2.rd_size = sizeof(hid_rdesc);
+	ev.u.create2.bus = BUS_VIRTUAL;
+	ev.u.create2.vendor = 0x1d6b;
+	ev.u.create2.product = 0x0104;
+	memcpy(ev.u.create2.rd_data, hid_rdesc, sizeof(hid_rdesc));
+	if (write(uhid_fd, &ev, sizeof(ev)) != sizeof(ev))
+		return -errno;
+	/* The hidraw node comes with the device's probe, from a work item. */
+	for (i = 0; i < 200; i++) {
+		hidraw_path[0] = '\0';
+		d = opendir("/sys/class/hidraw");
+		while (d && (de = readdir(d)))
+			if (!strncmp(de->d_name, "hidraw", 6))
+				snprintf(hidraw_path, sizeof(hidraw_path),
+					 "/dev/%s", de->d_name);
+		if (d)
+			closedir(d);
+		if (hidraw_path[0] && !access(hidraw_path, F_OK))
+			return 0;
+		usleep(10000);
+	}
+	return -ENODEV;
+}
+
+static void uhid_teardown(void)
+{
+	struct uhid_event ev;
+
+	if (uhid_fd < 0)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_DESTROY;
+	if (write(uhid_fd, &ev, sizeof(ev)) < 0)
+		ev.type = 0;
+	close(uhid_fd);
+}
+
+static const char *hidraw_path_fn(void)
+{
+	return hidraw_path;
+}
+
+static void hidraw_prime(int fd)
+{
+	struct uhid_event ev;
+
+	(void)fd;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_INPUT2;
+	ev.u.input2.size = 8;
+	memcpy(ev.u.input2.data, "ABCDEFGH", 8);
+	if (write(uhid_fd, &ev, sizeof(ev)) != sizeof(ev))
+		return;
+}
+
+/* The output reports uhid got, as "size:hash" each. */
+static void hidraw_state(char *buf, size_t n)
+{
+	struct uhid_event ev;
+	size_t len = 0;
+	int i;
+
+	len += snprintf(buf, n, "output:");
+	for (i = 0; i < 8 && len < n; i++) {
+		if (read(uhid_fd, &ev, sizeof(ev)) <= 0)
+			break;
+		if (ev.type != UHID_OUTPUT) {
+			i--;
+			continue;
+		}
+		len += snprintf(buf + len, n - len, "%s%u:%08x", len > 7 ? "," : "",
+				ev.u.output.size,
+				fnv(ev.u.output.data, ev.u.output.size));
+	}
+	if (len == 7)
 		snprintf(buf + len, n - len, "none");
 }
 
@@ -1409,6 +1531,10 @@ static struct input_event uin_ev[2] = {
 	{ .type = EV_MSC, .code = MSC_SCAN, .value = 2000 },
 	{ .type = EV_SYN, .code = SYN_REPORT },
 };
+static const struct payload pay_hidraw[] = {
+	P("[1,8]", "\0abcdefgh", 2, { 1, 8 }),
+	P("[5,4]", "\0abcdefgh", 2, { 5, 4 }),
+};
 static const struct payload pay_uinput[] = {
 	{ "[30,18]", uin_ev, sizeof(uin_ev), 2, { 30, 18 } },
 	{ "[24,24]", uin_ev, sizeof(uin_ev), 2, { 24, 24 } },
@@ -1459,6 +1585,11 @@ static const struct target targets[] = {
 	  .setup = input_setup, .teardown = input_teardown,
 	  .prime = evdev_prime, .rflags = O_RDONLY | O_NONBLOCK, NOW,
 	  .off = -1, .rlen = 72, .rsplit = 30, .content = C_EVDEV },
+	{ "hidraw", .path_fn = hidraw_path_fn, .present = uhid_present,
+	  .setup = uhid_setup, .teardown = uhid_teardown,
+	  .prime = hidraw_prime, .state = hidraw_state,
+	  .rflags = O_RDONLY | O_NONBLOCK, .wflags = O_WRONLY, .off = -1,
+	  .rlen = 16, .rsplit = 3, .content = C_HASH, PAY(pay_hidraw) },
 	{ "/dev/uinput", "/dev/uinput", .open_fn = uinput_open,
 	  .setup = uinput_setup_w, .teardown = input_teardown,
 	  .state = uinput_state_w, NOR, .wflags = WO, .off = -1,
@@ -1761,8 +1892,9 @@ static const struct target targets[] = {
 	{ "debugfs:usb/devices", "/sys/kernel/debug/usb/devices", .rflags = RO,
 	  NOW, .off = 0, .rlen = 8192, .rsplit = 10, .content = C_REF,
 	  .vol = 1 },
+	/* Each generation's age in ms: the bytes change with jiffies. */
 	{ "debugfs:lru_gen", "/sys/kernel/debug/lru_gen", .rflags = RO, NOW,
-	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_SHAPE, .vol = 1 },
 	{ "debugfs:slab", "/sys/kernel/debug/slab", .rflags = DIRF, NOW,
 	  .off = -1, .rlen = 64 },
 	{ "debugfs:hid", "/sys/kernel/debug/hid", .rflags = DIRF, NOW,
@@ -2298,7 +2430,7 @@ again:
 		 * nonblocking try fails (/proc/bus/input/devices, usbfs):
 		 * such cases end in the timeout on stock too, so keep it short.
 		 */
-		alarm(is_uring(op) ? 5 : 20);
+		alarm(is_uring(op) || t->sweep ? 5 : 20);
 		cur = t;
 		/* The AIO ring and the hole first: no mapping changes after. */
 		syscall(__NR_io_setup, 4, &aio_ctx);
@@ -2342,6 +2474,146 @@ again:
 		printf("%s%s\n", key, res);
 }
 
+/*
+ * The sweep: every readable file of debugfs, of /proc (its global files and
+ * /proc/self's) and every character device of /dev that no target above
+ * names, found at run time and driven with read cases only, opened with
+ * O_NONBLOCK so that a file with nothing to read answers at once. Their
+ * content and length may change between two reads (counters, times), so
+ * each case prints the shape of its result and whether the bytes equal a
+ * plain read() done just before. Writes are left to the targets above: a
+ * write to an arbitrary kernel file can change anything.
+ */
+static const char *const sweep_roots[] = {
+	"/sys/kernel/debug", "/proc", "/proc/self", "/dev",
+};
+
+/*
+ * Not swept: files with a target above; files a read would change or
+ * that arm something (/proc/kmsg drains the log, opening a watchdog starts
+ * it); ttys (the console, the results line); per-task and per-descriptor
+ * entries whose names change from one boot to the next; the series's own
+ * test devices (lib/test_aio.c), which the stock kernel does not have.
+ */
+static const char *const sweep_skip[] = {
+	"/proc/sys", "/proc/kmsg", "/proc/kcore", "/proc/self/task",
+	"/proc/self/fd", "/proc/self/fdinfo", "/proc/self/map_files",
+	"/proc/self/mem", "/proc/self/pagemap", "/proc/kpage*",
+	"/dev/tty*", "/dev/console", "/dev/ptmx", "/dev/pts", "/dev/shm",
+	"/dev/mqueue", "/dev/watchdog*", "/dev/mem", "/dev/port", "/dev/kmsg",
+	"/dev/hwrng", "/dev/rtc*", "/dev/vcs*", "/dev/bus/usb",
+	"/dev/input/event*", "/dev/cpu", "/dev/test_aio*", "/dev/pty*",
+	"/dev/reach",
+};
+
+/*
+ * Swept files whose bytes change from one read to the next (counters,
+ * times, the reading process's own registers and mappings): their cases
+ * print no data, only the shape of the result.
+ */
+static const char *const sweep_volatile[] = {
+	"/proc/stat", "/proc/zoneinfo", "/proc/vmstat", "/proc/meminfo",
+	"/proc/timer_list", "/proc/interrupts", "/proc/softirqs",
+	"/proc/uptime", "/proc/loadavg", "/proc/schedstat", "/proc/diskstats",
+	"/proc/buddyinfo", "/proc/pagetypeinfo", "/proc/self/*",
+	"/sys/kernel/debug/sched/debug", "/sys/kernel/debug/block/*",
+	"/sys/kernel/debug/irq/*", "/sys/kernel/debug/lru_gen*",
+};
+
+static struct target *swept;
+static int nswept, swept_max;
+
+/* path is one of list's, or starts like one of list's that ends in '*' */
+static int listed(const char *path, const char *const *list, size_t n)
+{
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		len = strlen(list[i]);
+		if (list[i][len - 1] == '*' ? !strncmp(path, list[i], len - 1) :
+		    !strcmp(path, list[i]))
+			return 1;
+	}
+	return 0;
+}
+
+static int sweep_skipped(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < NTARGETS; i++)
+		if (targets[i].path && !strcmp(targets[i].path, path))
+			return 1;
+	return listed(path, sweep_skip,
+		      sizeof(sweep_skip) / sizeof(sweep_skip[0]));
+}
+
+static void sweep_add(const char *path)
+{
+	struct target *t;
+	char name[600];
+
+	if (nswept == swept_max) {
+		swept_max = swept_max ? 2 * swept_max : 256;
+		swept = realloc(swept, swept_max * sizeof(*swept));
+		if (!swept)
+			exit(1);
+	}
+	t = &swept[nswept++];
+	memset(t, 0, sizeof(*t));
+	snprintf(name, sizeof(name), "sweep:%s", path);
+	t->name = strdup(name);
+	t->path = strdup(path);
+	t->rflags = O_RDONLY | O_NONBLOCK;
+	t->wflags = -1;
+	t->off = -1;
+	t->rlen = 4096;
+	t->rsplit = 100;
+	t->content = listed(path, sweep_volatile, sizeof(sweep_volatile) /
+			    sizeof(sweep_volatile[0])) ? C_SHAPE : C_REF;
+	t->vol = 1;
+	t->sweep = 1;
+}
+
+/* Devices made on demand, before the sweep looks: one netdevsim device. */
+static void sweep_prepare(void)
+{
+	if (access("/sys/bus/netdevsim/new_device", W_OK) == 0 &&
+	    access("/sys/bus/netdevsim/devices/netdevsim1", F_OK) != 0)
+		write_str("/sys/bus/netdevsim/new_device", "1 1");
+}
+
+static void sweep_dir(const char *dir, int depth)
+{
+	struct dirent **de;
+	char path[512];
+	struct stat st;
+	int n, i;
+
+	n = scandir(dir, &de, NULL, alphasort);
+	if (n < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		const char *d = de[i]->d_name;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, d);
+		if (!strcmp(d, ".") || !strcmp(d, "..") ||
+		    (!strcmp(dir, "/proc") && (*d >= '0' && *d <= '9')) ||
+		    (!strcmp(dir, "/proc") && (!strcmp(d, "self") ||
+					       !strcmp(d, "thread-self"))) ||
+		    sweep_skipped(path) || lstat(path, &st))
+			goto next;
+		if (S_ISDIR(st.st_mode) && depth < 8)
+			sweep_dir(path, depth + 1);
+		else if (((S_ISREG(st.st_mode) && strcmp(dir, "/dev")) ||
+			  S_ISCHR(st.st_mode)) && (st.st_mode & 0444))
+			sweep_add(path);
+next:
+		free(de[i]);
+	}
+	free(de);
+}
+
 static int present(const struct target *t)
 {
 	if (t->present)
@@ -2361,6 +2633,17 @@ static void run_target(const struct target *t)
 		return;
 	}
 	nfiles++;
+	if (t->sweep) {
+		one(t, R_READ, 0, "read");
+		one(t, R_PREAD, 0, "pread");
+		one(t, R_READV_UNEVEN, 0, "readv[1/8,1/8,rest]");
+		one(t, R_READV_BYTES, 0, "readv[1x32,rest]");
+		one(t, R_READV_FAULT, 0, "readv[half,unmapped]");
+		one(t, R_READV_EMPTY, 0, "readv[1/8,0,0,rest]");
+		one(t, R_PREADV2, 3, "preadv2[NOWAIT]");
+		one(t, R_AIO_PREADV, 0, "aio-PREADV[1/8,1/8,rest]");
+		return;
+	}
 	if (t->rflags != -1) {
 		one(t, R_READ, 0, "read");
 		one(t, R_PREAD, 0, "pread");
@@ -2421,6 +2704,575 @@ static void run_target(const struct target *t)
 	}
 }
 
+/* ---- make difftest-fuzz: seeded random cases ---- */
+
+/*
+ * "difftest fuzz SEED CASES [FIRST]" runs cases FIRST..FIRST+CASES-1 of
+ * SEED. Case k draws everything from a generator seeded with SEED and k
+ * alone, never from a result, so both kernels run the same calls and one
+ * case can be run again by itself. A case picks a file (the targets above
+ * and the sweep's, by a hash of the name, so that a file present on one
+ * kernel only moves few cases), opens it (sometimes O_NONBLOCK), and makes
+ * one to three calls on that descriptor: read, pread, readv, preadv,
+ * preadv2, io_submit PREAD/PREADV, lseek; for a target that has payloads
+ * also write, pwrite, writev, pwritev2, io_submit PWRITE/PWRITEV. Vectors
+ * have 1 to 1025 segments of random sizes (empty ones, more than a page,
+ * one unmapped); flags are random RWF_* sets, written {} when there are
+ * none; reads go to random offsets
+ * near the target's. A write sends the target's own payload, cut at random
+ * places, at the target's offset: random bytes or offsets could write
+ * anywhere (/dev/mem, /dev/port). Each call prints one line,
+ * "<file> fz<k>.<step>:<call> <result>".
+ */
+#define FUZZ_SEGS	1025
+
+static uint64_t fz_state;
+static int fz_nb;	/* the case's descriptor is O_NONBLOCK */
+
+static uint64_t fz_rnd(void)	/* splitmix64 */
+{
+	uint64_t z = (fz_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned int fz(unsigned int n)
+{
+	return fz_rnd() % n;
+}
+
+static size_t fz_size(size_t max)
+{
+	static const size_t edge[] = { 0, 1, 4095, 4096, 4097 };
+	size_t v;
+
+	switch (fz(6)) {
+	case 0:
+		v = edge[fz(5)];
+		break;
+	case 1:
+		v = 1 + fz(16);
+		break;
+	case 2:
+		v = 1 + fz(512);
+		break;
+	case 3:
+		v = 4097 + fz(4096);	/* more than a page */
+		break;
+	default:
+		v = fz(cur->rlen + 1);
+		break;
+	}
+	return v > max ? max : v;
+}
+
+static unsigned int fz_nsegs(void)
+{
+	switch (fz(16)) {
+	case 0:
+		return 1024;		/* UIO_MAXIOV */
+	case 1:
+		return 1025;		/* one too many: EINVAL */
+	case 2: case 3:
+		return 9 + fz(56);
+	case 4: case 5: case 6: case 7:
+		return 1;
+	default:
+		return 2 + fz(7);
+	}
+}
+
+static struct iovec fz_iov[FUZZ_SEGS];
+static size_t fz_len[FUZZ_SEGS];
+
+/*
+ * Targets read only at their own offset and for at most rlen bytes: other
+ * physical addresses, I/O ports or MSRs may have side effects or change
+ * between boots, and so do other bytes of the process's memory, its page
+ * map and the page flags of other frames.
+ */
+static const char *const fz_bounded_list[] = {
+	"/dev/mem*", "/dev/port", "/proc/self/mem", "/proc/self/pagemap",
+	"/proc/kpage*", "/dev/cpu/0/msr",
+};
+
+static int fz_bounded(void)
+{
+	return listed(cur->name, fz_bounded_list,
+		      sizeof(fz_bounded_list) / sizeof(fz_bounded_list[0]));
+}
+
+static size_t fz_max(void)
+{
+	return fz_bounded() ? cur->rlen : BUF_MAX;
+}
+
+static long fz_read_off(void)
+{
+	long off = toff(0);
+
+	if (off < 0)
+		off = 0;
+	if (!fz_bounded() && fz(3))
+		off += fz(2) ? fz(64) : fz(8193);
+	return off;
+}
+
+
+static void fz_desc_segs(char *d, size_t size, int n, int hole_at)
+{
+	size_t len = 0;
+	int i;
+
+	if (n > 16) {
+		snprintf(d, size, "[%d:%08x%s]", n, fnv(fz_len, n * sizeof(fz_len[0])),
+			 hole_at >= 0 ? "X" : "");
+		if (hole_at >= 0)
+			snprintf(d + strlen(d) - 1, size - strlen(d) + 1, "@%d]", hole_at);
+		return;
+	}
+	len += snprintf(d + len, size - len, "[");
+	for (i = 0; i < n && len < size; i++)
+		len += snprintf(d + len, size - len, "%s%zu%s", i ? "," : "",
+				fz_len[i], i == hole_at ? "X" : "");
+	if (len < size)
+		snprintf(d + len, size - len, "]");
+}
+
+/* A read vector over buf: random sizes, BUF_MAX in all at most. */
+static int fz_read_segs(char *d, size_t size)
+{
+	int n = fz_nsegs(), i, hole_at = -1;
+	size_t left = fz_max(), done = 0;
+
+	for (i = 0; i < n; i++) {
+		fz_len[i] = fz_size(left);
+		left -= fz_len[i];
+	}
+	if (!fz(5))
+		hole_at = fz(n);
+	for (i = 0; i < n; i++) {
+		fz_iov[i].iov_base = i == hole_at ? (void *)hole : buf + done;
+		fz_iov[i].iov_len = fz_len[i];
+		done += fz_len[i];
+	}
+	fz_desc_segs(d, size, n, hole_at);
+	return n;
+}
+
+/* The payload's len bytes cut at random places, empty segments included. */
+static int fz_write_segs(size_t len, char *d, size_t size)
+{
+	int n = fz_nsegs(), i, hole_at = -1;
+	size_t left = len, done = 0;
+
+	for (i = 0; i < n; i++) {
+		fz_len[i] = i == n - 1 ? left : fz(3) ? 0 : fz(left + 1);
+		left -= fz_len[i];
+	}
+	if (!fz(5))
+		hole_at = fz(n);
+	for (i = 0; i < n; i++) {
+		fz_iov[i].iov_base = i == hole_at ? (void *)hole : buf + done;
+		fz_iov[i].iov_len = fz_len[i];
+		done += fz_len[i];
+	}
+	fz_desc_segs(d, size, n, hole_at);
+	return n;
+}
+
+static int fz_flags(char *d, size_t size)
+{
+	int f = 0, n, i, k;
+	size_t len = 0;
+
+	if (fz(2)) {
+		snprintf(d, size, "{}");
+		return 0;
+	}
+	n = 1 + fz(2);
+	for (i = 0; i < n; i++) {
+		k = fz(6);
+		if (f & rwf[k].flag)
+			continue;
+		f |= rwf[k].flag;
+		len += snprintf(d + len, size - len, "%s%s", len ? "|" : "{",
+				rwf[k].name);
+	}
+	snprintf(d + len, size - len, "}");
+	return f;
+}
+
+/* An offset as the case's name shows it: relative to an address-based one */
+static const char *fz_off(long off)
+{
+	static char o[2][32];
+	static int i;
+
+	i = !i;
+	if (cur->off_fn && off >= 0)
+		snprintf(o[i], sizeof(o[i]), "T+%ld", off - toff(0));
+	else
+		snprintf(o[i], sizeof(o[i]), "%ld", off);
+	return o[i];
+}
+
+static void fz_result(long r, int nseg, int rd, size_t len)
+{
+	print_ret(r);
+	if (nseg > 1 && nseg <= 16)
+		print_segs(r, fz_len, nseg);
+	if (rd && r > 0 && (size_t)r <= len && cur->content != C_REF)
+		print_data(r);
+}
+
+static void fz_step(int fd, int wr, int k, int step)
+{
+	const struct payload *pay = wr ? &cur->pay[fz(cur->npay)] : NULL;
+	char segs[160], fl[64], call[320], st[256];
+	long r = 0, off;
+	size_t len = 0;
+	int nseg = 0, op, flags, i;
+
+	line[0] = '\0';
+	if (wr) {
+		len = pay->len;
+		memcpy(buf, pay->data, len);
+		off = toff(1);
+		op = fz(6);
+		switch (op) {
+		case 0:
+			snprintf(call, sizeof(call), "write");
+			r = write(fd, buf, len);
+			break;
+		case 1:
+			snprintf(call, sizeof(call), "pwrite@%s", fz_off(off < 0 ? 0 : off));
+			r = pwrite(fd, buf, len, off < 0 ? 0 : off);
+			break;
+		case 2:
+			nseg = fz_write_segs(len, segs, sizeof(segs));
+			snprintf(call, sizeof(call), "writev%s", segs);
+			r = writev(fd, fz_iov, nseg);
+			break;
+		case 3:
+			nseg = fz_write_segs(len, segs, sizeof(segs));
+			flags = fz_flags(fl, sizeof(fl));
+			snprintf(call, sizeof(call), "pwritev2%s@%s%s", segs, fz_off(off), fl);
+			r = pwritev2(fd, fz_iov, nseg, off, flags);
+			break;
+		case 4:
+			snprintf(call, sizeof(call), "aio-PWRITE@%s{}", fz_off(off < 0 ? 0 : off));
+			r = aio_one(IOCB_CMD_PWRITE, fd, buf, len, off < 0 ? 0 : off);
+			break;
+		default:
+			nseg = fz_write_segs(len, segs, sizeof(segs));
+			flags = fz_flags(fl, sizeof(fl));
+			snprintf(call, sizeof(call), "aio-PWRITEV%s@%s%s", segs,
+				 fz_off(off < 0 ? 0 : off), fl);
+			r = aio_one_rwf(IOCB_CMD_PWRITEV, fd, fz_iov, nseg,
+					off < 0 ? 0 : off, flags);
+			break;
+		}
+	} else {
+		len = fz_size(fz_max());
+		memset(buf, 0xa5, BUF_MAX);
+		off = fz_read_off();
+		op = fz(8);
+		switch (op) {
+		case 0:
+			snprintf(call, sizeof(call), "read%zu", len);
+			r = read(fd, buf, len);
+			break;
+		case 1:
+			snprintf(call, sizeof(call), "pread%zu@%s", len, fz_off(off));
+			r = pread(fd, buf, len, off);
+			break;
+		case 2:
+			nseg = fz_read_segs(segs, sizeof(segs));
+			snprintf(call, sizeof(call), "readv%s", segs);
+			r = readv(fd, fz_iov, nseg);
+			break;
+		case 3:
+			nseg = fz_read_segs(segs, sizeof(segs));
+			snprintf(call, sizeof(call), "preadv%s@%s", segs, fz_off(off));
+			r = preadv(fd, fz_iov, nseg, off);
+			break;
+		case 4:
+			nseg = fz_read_segs(segs, sizeof(segs));
+			flags = fz_flags(fl, sizeof(fl));
+			if (!fz(3))
+				off = -1;
+			snprintf(call, sizeof(call), "preadv2%s@%s%s", segs, fz_off(off), fl);
+			r = preadv2(fd, fz_iov, nseg, off, flags);
+			break;
+		case 5:
+			snprintf(call, sizeof(call), "aio-PREAD%zu@%s{}", len, fz_off(off));
+			r = aio_one(IOCB_CMD_PREAD, fd, buf, len, off);
+			break;
+		case 6:
+			nseg = fz_read_segs(segs, sizeof(segs));
+			flags = fz_flags(fl, sizeof(fl));
+			snprintf(call, sizeof(call), "aio-PREADV%s@%s%s", segs, fz_off(off), fl);
+			r = aio_one_rwf(IOCB_CMD_PREADV, fd, fz_iov, nseg, off, flags);
+			break;
+		default:
+			snprintf(call, sizeof(call), "lseek@%s", fz_off(off));
+			r = lseek(fd, off, SEEK_SET);
+			break;
+		}
+		if (op != 2 && op != 3 && op != 4 && op != 6)
+			nseg = 0;
+		if (nseg) {
+			for (len = 0, i = 0; i < nseg; i++)
+				len += fz_len[i];
+		}
+	}
+	/* aio gives its own result, a system call -1 and errno */
+	if (r < 0 && r > -1000000L && (wr ? op <= 3 : op <= 4 || op == 7))
+		r = -errno;
+	/* lseek returns a position, not a length: print it as is */
+	out("%s fz%d.%d:%s%s", cur->name, k, step, fz_nb ? "nb-" : "", call);
+	if (!wr && op == 7)
+		out(" ret=%s", r < 0 ? errname((int)-r) : r == off ? "off" : "other");
+	else
+		fz_result(r, nseg, !wr, len);
+	if (wr && cur->state) {
+		st[0] = '\0';
+		cur->state(st, sizeof(st));
+		out(" state=%s", st);
+	}
+	out("\n");
+}
+
+/*
+ * Two rings of targets, each by the hash of the name: the targets above
+ * (which have fixtures, and payloads to write) and the sweep's files. A
+ * case takes one ring or the other with even odds, then the first target
+ * at or after a random point.
+ */
+/*
+ * Not in the fuzz: the OSS PCM devices, whose first read starts the
+ * capture, and /dev/hwrng, fed by the host: what a later call finds
+ * depends on the time; the kernel logs, whose next record after the
+ * case's own is whatever the kernel logged; files whose length differs
+ * between the two kernels, since their code and symbols differ, so that a
+ * random offset falls past the end on one kernel only.
+ */
+static const char *const fz_skip[] = {
+	"sweep:/dev/dsp*", "sweep:/dev/adsp*", "sweep:/dev/audio*",
+	"/dev/hwrng", "/dev/kmsg", "/proc/kmsg", "sweep:/proc/vmallocinfo",
+	"sweep:/proc/iomem", "sweep:/proc/config.gz", "sweep:/proc/version",
+	"/proc/kallsyms", "sweep:/proc/modules",
+};
+
+struct fz_point {
+	uint32_t hash;
+	const struct target *t;
+};
+
+struct fz_ring {
+	struct fz_point *p;
+	int n;
+};
+
+static struct fz_ring fz_rings[2];
+
+/* FZ_POINTS points a target on its ring, for even shares */
+#define FZ_POINTS	16
+
+static void fz_ring_add(struct fz_ring *r, const struct target *t)
+{
+	char point[700];
+	int i;
+
+	if (!present(t) ||
+	    listed(t->name, fz_skip, sizeof(fz_skip) / sizeof(fz_skip[0])))
+		return;
+	for (i = 0; i < FZ_POINTS; i++) {
+		snprintf(point, sizeof(point), "%s#%d", t->name, i);
+		r->p[r->n].hash = fnv(point, strlen(point));
+		r->p[r->n++].t = t;
+	}
+}
+
+static int fz_point_cmp(const void *a, const void *b)
+{
+	const struct fz_point *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return strcmp(x->t->name, y->t->name);
+}
+
+static void fz_build_rings(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		int max = i ? nswept : (int)NTARGETS;
+
+		fz_rings[i].p = calloc(FZ_POINTS * max + 1,
+				       sizeof(*fz_rings[i].p));
+		if (!fz_rings[i].p)
+			exit(1);
+	}
+	for (i = 0; i < (int)NTARGETS; i++)
+		fz_ring_add(&fz_rings[0], &targets[i]);
+	for (i = 0; i < nswept; i++)
+		fz_ring_add(&fz_rings[1], &swept[i]);
+	for (i = 0; i < 2; i++)
+		qsort(fz_rings[i].p, fz_rings[i].n, sizeof(*fz_rings[i].p),
+		      fz_point_cmp);
+}
+
+static void fz_seed(unsigned long long seed, int k)
+{
+	fz_state = seed * 0x100000001b3ULL ^ (uint64_t)k * 0x9e3779b97f4a7c15ULL;
+	fz_rnd();
+}
+
+static const struct target *fz_pick(void)
+{
+	uint64_t v = fz_rnd();
+	struct fz_ring *r = &fz_rings[v & 1];
+	uint32_t h = v >> 32;
+	int lo = 0, hi;
+
+	if (!r->n)
+		r = &fz_rings[!(v & 1)];
+	hi = r->n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (r->p[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return r->p[lo == r->n ? 0 : lo].t;
+}
+
+static void fz_child(unsigned long long seed, int k, int p)
+{
+	int nonblock, steps, wr, fd, e, i;
+	long page = sysconf(_SC_PAGESIZE);
+
+	(void)seed;
+	syscall(__NR_io_setup, 4, &aio_ctx);
+	hole = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(hole, page);
+	/* All the calls of a case go one way, on a descriptor opened for it. */
+	wr = cur->wflags != -1 && cur->npay && !cur->sweep &&
+	     (cur->rflags == -1 || fz(2));
+	nonblock = !fz(4);
+	fz_nb = nonblock || (cur->rflags != -1 && (cur->rflags & O_NONBLOCK));
+	steps = 1 + fz(3);
+	if (cur->setup) {
+		e = cur->setup();
+		if (e) {
+			dprintf(p, "%s fz%d.0:setup ret=-%s\n", cur->name, k,
+				errname(-e));
+			goto teardown;
+		}
+	}
+	fd = open_target(wr, nonblock ? O_NONBLOCK : 0);
+	if (fd < 0) {
+		dprintf(p, "%s fz%d.0:open%s%s ret=-%s\n", cur->name, k,
+			wr ? "W" : "R", nonblock ? "+NB" : "", errname(errno));
+		goto teardown;
+	}
+	cur_fd = fd;
+	reach_note(fd);
+	if (!wr && cur->prime && fz(4))
+		cur->prime(fd);
+	if (toff(wr) >= 0)
+		lseek(fd, toff(wr), SEEK_SET);
+	for (i = 0; i < steps; i++) {
+		fz_step(fd, wr, k, i);
+		if (write(p, line, strlen(line)) < 0)
+			_exit(2);
+	}
+	close(fd);
+teardown:
+	if (cur->teardown)
+		cur->teardown();
+}
+
+static void fz_case(unsigned long long seed, int k)
+{
+	char res[65536];
+	int p[2], status, attempt = 0;
+	ssize_t n, got;
+	pid_t pid;
+
+again:
+	fz_seed(seed, k);
+	cur = fz_pick();
+	ncases++;
+	if (pipe(p)) {
+		printf("%s fz%d harness:pipe-%s\n", cur->name, k, errname(errno));
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		alarm(5);
+		fz_child(seed, k, p[1]);
+		_exit(rec_dirty ? 3 : 0);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		printf("%s fz%d harness:fork-%s\n", cur->name, k, errname(errno));
+		close(p[0]);
+		return;
+	}
+	got = 0;
+	while ((n = read(p[0], res + got, sizeof(res) - 1 - got)) > 0)
+		got += n;
+	res[got] = '\0';
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3 && ++attempt < 3) {
+		ncases--;
+		goto again;
+	}
+	if (WIFSIGNALED(status) && cur->path)
+		wait_released(cur->path);
+	fputs(res, stdout);
+	if (WIFSIGNALED(status))
+		printf("%s fz%d.end killed:%s\n", cur->name, k,
+		       WTERMSIG(status) == SIGALRM ? "timeout" :
+		       strsignal(WTERMSIG(status)));
+}
+
+static int fuzz(int argc, char **argv)
+{
+	unsigned long long seed;
+	int cases, first, k;
+	size_t i;
+
+	if (argc < 4)
+		return fprintf(stderr, "usage: difftest fuzz SEED CASES [FIRST]\n"), 2;
+	seed = strtoull(argv[2], NULL, 0);
+	cases = atoi(argv[3]);
+	first = argc > 4 ? atoi(argv[4]) : 0;
+	sweep_prepare();
+	for (i = 0; i < sizeof(sweep_roots) / sizeof(sweep_roots[0]); i++)
+		sweep_dir(sweep_roots[i], 0);
+	fz_build_rings();
+	printf("# fuzz: seed %llu, cases %d..%d, %d targets and %d swept files\n",
+	       seed, first, first + cases - 1, fz_rings[0].n / FZ_POINTS,
+	       fz_rings[1].n / FZ_POINTS);
+	for (k = first; k < first + cases; k++)
+		fz_case(seed, k);
+	reach_print();
+	printf("# difftest fuzz: %d cases\n", ncases);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -2434,9 +3286,18 @@ int main(int argc, char **argv)
 	if (access(FUSECTL, F_OK) == 0)
 		mount("fusectl", FUSECTL, "fusectl", 0, NULL);
 	reach_dev = open("/dev/reach", O_RDONLY);
+	if (argc > 1 && !strcmp(argv[1], "fuzz"))
+		return fuzz(argc, argv);
 	for (i = 0; i < NTARGETS; i++)
 		if (argc < 2 || strstr(targets[i].name, argv[1]))
 			run_target(&targets[i]);
+	if (argc < 2 || !strcmp(argv[1], "sweep")) {
+		sweep_prepare();
+		for (i = 0; i < sizeof(sweep_roots) / sizeof(sweep_roots[0]); i++)
+			sweep_dir(sweep_roots[i], 0);
+		for (i = 0; i < (size_t)nswept; i++)
+			run_target(&swept[i]);
+	}
 	reach_print();
 	printf("# difftest: %d files, %d cases\n", nfiles, ncases);
 	return 0;

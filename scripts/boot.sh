@@ -101,6 +101,12 @@ if [ -n "${BENCH_DISK:-}" ]; then
 		-device "virtio-blk-pci,drive=bench,serial=bench-raw,addr=0x1f")
 fi
 
+# The virtual devices of config/guest.config that need a parameter to
+# create one: a vfb frame buffer, an 8-line gpio-mockup chip; and the
+# loopback sound card first, as card 0, where the PCM tests look for it.
+DEVICE_ARGS="vfb.vfb_enable=1 gpio_mockup.gpio_mockup_ranges=-1,8"
+DEVICE_ARGS+=" snd_aloop.index=0 snd_dummy.index=1"
+
 step "booting $kernel kernel${suffix:+ ($suffix)} ($accel), mode $mode, timeout ${timeout_s}s"
 rm -f "$logs/$tag.console" "$logs/$tag.out"
 t0=$(date +%s)
@@ -108,7 +114,7 @@ rc=0
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 "${accel_args[@]}" \
 	-smp "${QEMU_SMP:-2}" -m 1G -nographic -no-reboot -monitor none \
 	-kernel "$image" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic softdog.soft_noboot=1 harness.mode=$mode ${CMDLINE:-}" \
+	-append "console=ttyS0 panic=-1 oops=panic softdog.soft_noboot=1 $DEVICE_ARGS harness.mode=$mode ${CMDLINE:-}" \
 	-serial "file:$logs/$tag.console" -serial "file:$logs/$tag.out" \
 	"${bench_disk[@]}" \
 	"${drives[@]}" -device virtio-rng-pci -nic none </dev/null >"$logs/$tag.qemu" 2>&1 || rc=$?
