@@ -2405,59 +2405,52 @@ static void wait_released(const char *path)
 
 static int ncases, nfiles;
 
-static void one(const struct target *t, enum op op, int sub, const char *name)
+/*
+ * Run fn(arg, fd) in a child process on cur, with a fresh AIO ring and an
+ * unmapped page, killed after secs; what it writes to fd lands in res. A
+ * child that exits with status 3 (a kmsg case that read a line the kernel
+ * logged) runs again, three times at most. Returns the wait status, or -1
+ * with the harness's error in res.
+ */
+static int in_child(void (*fn)(void *arg, int fd), void *arg,
+		    unsigned int secs, char *res, size_t size)
 {
-	char key[512], res[2048];
 	int p[2], status, attempt = 0;
 	ssize_t n, got;
 	pid_t pid;
 
-	snprintf(key, sizeof(key), "%s %s", t->name, name);
-	ncases++;
-	fflush(stdout);
 again:
-	got = 0;
+	fflush(stdout);
 	if (pipe(p)) {
-		printf("%s harness:pipe-%s\n", key, errname(errno));
-		return;
+		snprintf(res, size, " harness:pipe-%s", errname(errno));
+		return -1;
 	}
 	pid = fork();
 	if (pid == 0) {
 		long page = sysconf(_SC_PAGESIZE);
 
 		close(p[0]);
-		/*
-		 * io_uring waits for a pollable file to be ready where the
-		 * nonblocking try fails (/proc/bus/input/devices, usbfs):
-		 * such cases end in the timeout on stock too, so keep it short.
-		 */
-		alarm(is_uring(op) || t->sweep ? 5 : 20);
-		cur = t;
+		alarm(secs);
 		/* The AIO ring and the hole first: no mapping changes after. */
 		syscall(__NR_io_setup, 4, &aio_ctx);
 		hole = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 			    -1, 0);
 		munmap(hole, page);
-		if (is_uring(op))
-			uring_setup();
-		line[0] = '\0';
-		run_case(op, sub);
-		if (write(p[1], line, strlen(line)) < 0)
-			_exit(2);
+		fn(arg, p[1]);
 		_exit(rec_dirty ? 3 : 0);
 	}
 	close(p[1]);
 	if (pid < 0) {
-		printf("%s harness:fork-%s\n", key, errname(errno));
+		snprintf(res, size, " harness:fork-%s", errname(errno));
 		close(p[0]);
-		return;
+		return -1;
 	}
-	while ((n = read(p[0], res + got, sizeof(res) - 1 - got)) > 0)
+	got = 0;
+	while ((n = read(p[0], res + got, size - 1 - got)) > 0)
 		got += n;
 	res[got] = '\0';
 	close(p[0]);
 	waitpid(pid, &status, 0);
-	/* A kmsg case that read a line the kernel logged: run it again. */
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 3 && ++attempt < 3)
 		goto again;
 	/*
@@ -2466,13 +2459,53 @@ again:
 	 * exclusive device (/dev/rtc0) to be free before the next case, or
 	 * that case would find it busy or not by timing.
 	 */
-	if (WIFSIGNALED(status) && t->path)
-		wait_released(t->path);
-	if (WIFSIGNALED(status))
-		printf("%s killed:%s\n", key, WTERMSIG(status) == SIGALRM ?
-		       "timeout" : strsignal(WTERMSIG(status)));
+	if (WIFSIGNALED(status) && cur->path)
+		wait_released(cur->path);
+	return status;
+}
+
+static const char *killed_by(int status)
+{
+	return WTERMSIG(status) == SIGALRM ? "timeout" :
+	       strsignal(WTERMSIG(status));
+}
+
+struct one_case {
+	enum op op;
+	int sub;
+};
+
+static void one_child(void *arg, int fd)
+{
+	const struct one_case *c = arg;
+
+	if (is_uring(c->op))
+		uring_setup();
+	line[0] = '\0';
+	run_case(c->op, c->sub);
+	if (write(fd, line, strlen(line)) < 0)
+		_exit(2);
+}
+
+static void one(const struct target *t, enum op op, int sub, const char *name)
+{
+	struct one_case c = { .op = op, .sub = sub };
+	char res[2048];
+	int status;
+
+	ncases++;
+	cur = t;
+	/*
+	 * io_uring waits for a pollable file to be ready where the
+	 * nonblocking try fails (/proc/bus/input/devices, usbfs): such cases
+	 * end in the timeout on stock too, so keep it short.
+	 */
+	status = in_child(one_child, &c, is_uring(op) || t->sweep ? 5 : 20,
+			  res, sizeof(res));
+	if (status != -1 && WIFSIGNALED(status))
+		printf("%s %s killed:%s\n", t->name, name, killed_by(status));
 	else
-		printf("%s%s\n", key, res);
+		printf("%s %s%s\n", t->name, name, res);
 }
 
 /*
@@ -3203,15 +3236,10 @@ static void fz_reset(void)
 	}
 }
 
-static void fz_child(unsigned long long seed, int k, int p)
+static void fz_child(int k, int p)
 {
 	int nonblock, steps, wr, fd, e, i;
-	long page = sysconf(_SC_PAGESIZE);
 
-	(void)seed;
-	syscall(__NR_io_setup, 4, &aio_ctx);
-	hole = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	munmap(hole, page);
 	/* All the calls of a case go one way, on a descriptor opened for it. */
 	wr = cur->wflags != -1 && cur->npay && !cur->sweep &&
 	     (cur->rflags == -1 || fz(2));
@@ -3250,52 +3278,28 @@ teardown:
 		cur->teardown();
 }
 
+static void fz_case_child(void *arg, int fd)
+{
+	fz_child(*(int *)arg, fd);
+}
+
 static void fz_case(unsigned long long seed, int k)
 {
 	char res[65536];
-	int p[2], status, attempt = 0;
-	ssize_t n, got;
-	pid_t pid;
+	int status;
 
-again:
 	fz_seed(seed, k);
 	cur = fz_pick();
 	ncases++;
-	if (pipe(p)) {
-		printf("%s fz%d harness:pipe-%s\n", cur->name, k, errname(errno));
+	status = in_child(fz_case_child, &k, 5, res, sizeof(res));
+	if (status == -1) {
+		printf("%s fz%d%s\n", cur->name, k, res);
 		return;
 	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		alarm(5);
-		fz_child(seed, k, p[1]);
-		_exit(rec_dirty ? 3 : 0);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		printf("%s fz%d harness:fork-%s\n", cur->name, k, errname(errno));
-		close(p[0]);
-		return;
-	}
-	got = 0;
-	while ((n = read(p[0], res + got, sizeof(res) - 1 - got)) > 0)
-		got += n;
-	res[got] = '\0';
-	close(p[0]);
-	waitpid(pid, &status, 0);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 3 && ++attempt < 3) {
-		ncases--;
-		goto again;
-	}
-	if (WIFSIGNALED(status) && cur->path)
-		wait_released(cur->path);
 	fputs(res, stdout);
 	if (WIFSIGNALED(status))
 		printf("%s fz%d.end killed:%s\n", cur->name, k,
-		       WTERMSIG(status) == SIGALRM ? "timeout" :
-		       strsignal(WTERMSIG(status)));
+		       killed_by(status));
 }
 
 static int fuzz(int argc, char **argv)
