@@ -1,9 +1,14 @@
 #!/bin/sh
-# make bench, in the guest (as /bin/bench-fio): Debian's fio against a file on
-# the ext4 scratch disk (/dev/vda), 4 KiB random reads and writes with
-# O_DIRECT at queue depth 16, through the libaio and the io_uring engines.
+# make bench, in the guest (as /bin/bench-fio): Debian's fio against files on
+# the ext4 scratch disk (/dev/vda), through the libaio and the io_uring
+# engines: 4 KiB random reads and writes with O_DIRECT at queue depth 16;
+# then buffered 4 KiB random reads at queue depth 1 and 32 of a 160 MiB file
+# whose page cache is dropped before each job (--invalidate=1; fio advises
+# POSIX_FADV_RANDOM, so no readahead), so that most reads wait for the disk.
 # Prints fio's terse line (version 3) and a summary line a job:
-#   fio <engine> <rw> 4k-qd16 iops=<IOPS> lat_us=<mean latency, submission to completion>
+#   fio <engine> <rw> <job> iops=<IOPS> lat_us=<mean latency, submission to
+#       completion> slat_us=<mean submission latency: the time in io_submit()
+#       or io_uring_enter() a request>
 # fio-shm.so stands in for System V shared memory, which the guest kernel
 # lacks (see bench/fio-shm.c).
 dir=${AIO_TEST_EXT4_DIR:-}
@@ -13,6 +18,16 @@ if [ -z "$dir" ]; then
 fi
 runtime=${BENCH_FIO_RUNTIME:-5}
 rc=0
+# Terse v3: read iops is field 8, its mean submission latency (us) 12 and
+# its mean total latency 40; write iops 49, and 53 and 81.
+summary() {
+	awk -F';' -v e="$1" -v rw="$2" -v job="$3" '$1 == 3 {
+		if (rw ~ /read/)
+			printf "fio %s %s %s iops=%s lat_us=%s slat_us=%s\n", e, rw, job, $8, $40, $12
+		else
+			printf "fio %s %s %s iops=%s lat_us=%s slat_us=%s\n", e, rw, job, $49, $81, $53
+	}' /tmp/fio.out
+}
 for engine in libaio io_uring; do
 	for rw in randread randwrite; do
 		LD_PRELOAD=/lib/fio-shm.so fio --name="$engine-$rw" \
@@ -21,15 +36,20 @@ for engine in libaio io_uring; do
 			--time_based --runtime="$runtime" --ramp_time=1 --invalidate=0 \
 			--output-format=terse --terse-version=3 >/tmp/fio.out 2>&1 || rc=1
 		cat /tmp/fio.out
-		# Terse v3: read iops is field 8, its mean latency (us) 40;
-		# write iops 49, its mean latency 81.
-		awk -F';' -v e="$engine" -v rw="$rw" '$1 == 3 {
-			if (rw ~ /read/)
-				printf "fio %s %s 4k-qd16 iops=%s lat_us=%s\n", e, rw, $8, $40
-			else
-				printf "fio %s %s 4k-qd16 iops=%s lat_us=%s\n", e, rw, $49, $81
-		}' /tmp/fio.out
+		summary "$engine" "$rw" 4k-qd16
 	done
 done
 rm -f "$dir/fio.dat"
+for engine in libaio io_uring; do
+	for qd in 1 32; do
+		LD_PRELOAD=/lib/fio-shm.so fio --name="$engine-buffered-qd$qd" \
+			--filename="$dir/fio-buffered.dat" --size=160M --bs=4k --direct=0 \
+			--ioengine="$engine" --iodepth="$qd" --rw=randread \
+			--time_based --runtime="$runtime" --invalidate=1 \
+			--output-format=terse --terse-version=3 >/tmp/fio.out 2>&1 || rc=1
+		cat /tmp/fio.out
+		summary "$engine" randread "4k-qd$qd-buffered"
+	done
+done
+rm -f "$dir/fio-buffered.dat"
 exit $rc

@@ -151,6 +151,8 @@ $1 == "fio" {
 		eq = index($i, "=")
 		if (substr($i, 1, eq - 1) == "iops")
 			iops[k, key, ++niops[k, key]] = substr($i, eq + 1)
+		if (substr($i, 1, eq - 1) == "slat_us")
+			slat[k, key, ++nslat[k, key]] = substr($i, eq + 1)
 	}
 }
 
@@ -159,6 +161,7 @@ END {
 	title["control"] = "(control) single calls on files that had iter methods in stock 6.12 and that the series does not touch: their ratios must not move"
 	title["b"] = "(b) readv/writev of 8-byte segments on formerly legacy files"
 	title["c"] = "(c) N segments: one io_submit PREADV/PWRITEV, N PREAD/PWRITE iocbs, preadv/pwritev, io_uring READV/WRITEV"
+	title["d"] = "(d) aio ping-pong: a byte (an eventfd count) out, io_submit() of the PREAD of the answer another thread sends, io_getevents()"
 	gidx["a"] = 1
 	gidx["b"] = 2
 	gidx["c"] = 3
@@ -175,7 +178,7 @@ END {
 		cw = length(ka " us [min-max]")
 	if (length(kb " us [min-max]") > cw)
 		cw = length(kb " us [min-max]")
-	fmt = "%-" fw "s %-13s %-9s %4s %-" cw "s %-" cw "s %-9s %-9s %s\n"
+	fmt = "%-" fw "s %-18s %-9s %4s %-" cw "s %-" cw "s %-9s %-9s %s\n"
 	ngrp = 0
 	grp = ""
 	for (r = 1; r <= nrows; r++) {
@@ -279,14 +282,14 @@ END {
 	printf "paired: the median of the rounds' %s/%s ratios (each round's two boots side by side), with the quartiles;\n", kb, ka
 	printf "sys: system calls per operation, as the program issues them; n/a: the %s kernel has no such file.\n", ka
 	if (nfio) {
-		printf "\n(fio) Debian's fio on the ext4 scratch disk, O_DIRECT, 4 KiB, queue depth 16 (IOPS, higher is better)\n"
+		printf "\n(fio) Debian's fio on the ext4 scratch disk, 4 KiB: O_DIRECT at queue depth 16, buffered random reads of a file out of the page cache at 1 and 32 (IOPS, higher is better; slat: microseconds in io_submit()/io_uring_enter() a request)\n"
 		iw = 12
 		if (length(ka " IOPS") > iw)
 			iw = length(ka " IOPS")
 		if (length(kb " IOPS") > iw)
 			iw = length(kb " IOPS")
-		ffmt = "%-10s %-10s %-8s %" iw "s %" iw "s %s\n"
-		printf ffmt, "engine", "rw", "job", ka " IOPS", kb " IOPS", kb "/" ka
+		ffmt = "%-10s %-10s %-18s %" iw "s %" iw "s %-8s %" iw "s %" iw "s %s\n"
+		printf ffmt, "engine", "rw", "job", ka " IOPS", kb " IOPS", kb "/" ka, ka " slat", kb " slat", kb "/" ka
 		for (r = 1; r <= nfio; r++) {
 			key = forder[r]
 			split(key, f, " ")
@@ -297,11 +300,19 @@ END {
 				for (i = 1; i <= n; i++)
 					l[i] = iops[kn, key, i]
 				v[kk] = n ? median(l, n) : ""
+				n = nslat[kn, key]
+				split("", l)
+				for (i = 1; i <= n; i++)
+					l[i] = slat[kn, key, i]
+				sl[kk] = n ? median(l, n) : ""
 			}
 			ratio = v[1] > 0 && v[2] != "" ? sprintf("%.2f", v[2] / v[1]) : ""
+			sratio = sl[1] > 0 && sl[2] != "" ? sprintf("%.2f", sl[2] / sl[1]) : ""
 			printf ffmt, f[1], f[2], f[3],
 				v[1] == "" ? "-" : sprintf("%.0f", v[1]),
-				v[2] == "" ? "-" : sprintf("%.0f", v[2]), ratio
+				v[2] == "" ? "-" : sprintf("%.0f", v[2]), ratio,
+				sl[1] == "" ? "-" : sprintf("%.1f", sl[1]),
+				sl[2] == "" ? "-" : sprintf("%.1f", sl[2]), sratio
 		}
 	}
 }

@@ -36,6 +36,11 @@
  *     in one io_uring READV/WRITEV; N = 1, 4, 16, 64, 256; on a tmpfs file,
  *     on the raw virtio disk with O_DIRECT (BENCH_RAW_DEV), on the legacy
  *     test device and on an eventfd
+ *  d  an aio ping-pong: write one byte to a pipe (or 1 to an eventfd)
+ *     that a second thread answers on another, then io_submit() a
+ *     IOCB_CMD_PREAD of the answer and io_getevents() it. 6.12 serves
+ *     the read inside io_submit(), which returns with the answer; the
+ *     series hands it over, and io_getevents() waits for it
  *
  * The files: the write side of an eventfd (->write only in 6.12);
  * /dev/null and /dev/zero (both methods); /proc/swaps, a proc entry with
@@ -78,6 +83,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <liburing.h>
 #include <linux/aio_abi.h>
 #include <stdint.h>
@@ -219,6 +225,70 @@ static long aio_reap(int n)
 		got += ret;
 	}
 	return err ? err : sum;
+}
+
+/* d: two files, and the thread that answers on the second. */
+struct pingpong {
+	int ping_r, ping_w, pong_r, pong_w;
+	size_t len;		/* 1 on pipes, 8 on eventfds */
+	uint64_t msg;
+	pthread_t thread;
+};
+
+static void *pong_fn(void *arg)
+{
+	struct pingpong *p = arg;
+	uint64_t v;
+
+	while (read(p->ping_r, &v, p->len) == (ssize_t)p->len)
+		if (write(p->pong_w, &p->msg, p->len) != (ssize_t)p->len)
+			break;
+	return NULL;
+}
+
+/* Both blocking: O_NONBLOCK would keep the read inside io_submit(). */
+static int pingpong_open(struct pingpong *p, int eventfds)
+{
+	int a[2], b[2];
+
+	p->msg = 1;
+	p->len = eventfds ? 8 : 1;
+	if (eventfds) {
+		a[0] = a[1] = eventfd(0, EFD_CLOEXEC);
+		b[0] = b[1] = eventfd(0, EFD_CLOEXEC);
+		if (a[0] < 0 || b[0] < 0)
+			return -errno;
+	} else if (pipe2(a, O_CLOEXEC) || pipe2(b, O_CLOEXEC)) {
+		return -errno;
+	}
+	p->ping_r = a[0];
+	p->ping_w = a[1];
+	p->pong_r = b[0];
+	p->pong_w = b[1];
+	if (pthread_create(&p->thread, NULL, pong_fn, p))
+		return -EAGAIN;
+	return p->pong_r;
+}
+
+static long op_pingpong(struct row *r)
+{
+	struct pingpong *p = r->data;
+	struct iocb *cb = &iocbs[0];
+	long ret;
+
+	nsys += 2;
+	if (write(p->ping_w, &p->msg, p->len) != (ssize_t)p->len)
+		return -errno;
+	memset(cb, 0, sizeof(*cb));
+	cb->aio_fildes = p->pong_r;
+	cb->aio_lio_opcode = IOCB_CMD_PREAD;
+	cb->aio_buf = (uintptr_t)rbuf;
+	cb->aio_nbytes = p->len;
+	iocbps[0] = cb;
+	ret = syscall(SYS_io_submit, aio_ctx, 1, iocbps);
+	if (ret != 1)
+		return ret_or_errno(ret);
+	return aio_reap(1);
 }
 
 /* c: one io_submit() of one IOCB_CMD_PREADV/PWRITEV of nseg segments. */
@@ -535,6 +605,9 @@ int main(void)
 	struct target t_fault = { "debugfs-fault_around_bytes", "/sys/kernel/debug/fault_around_bytes", O_RDWR, 0 };
 	struct target t_online = { "sysfs-cpu-online", "/sys/devices/system/cpu/online", O_RDONLY, 1 };
 	struct target t_semfd = { "eventfd-sem", NULL, EFD_SEMAPHORE, 0 };
+	struct target t_pp_pipe = { "pipe-pingpong", NULL, 0, 0 };
+	struct target t_pp_efd = { "eventfd-pingpong", NULL, 0, 0 };
+	static struct pingpong pp_pipe, pp_efd;
 	struct target *a_targets[] = { &t_null, &t_zero, &t_oom, &t_legacy, &t_async };
 	struct target *b_targets[] = { &t_oom, &t_legacy, &t_async };
 	struct c_target {
@@ -607,6 +680,10 @@ int main(void)
 	open_attr(&t_fault, "65536\n");	/* 6.12's default, 16 pages */
 	open_target(&t_online);
 	open_target(&t_semfd);
+	t_pp_pipe.fd = pingpong_open(&pp_pipe, 0);
+	t_pp_efd.fd = pingpong_open(&pp_efd, 1);
+	t_pp_pipe.err = t_pp_pipe.fd < 0 ? -t_pp_pipe.fd : 0;
+	t_pp_efd.err = t_pp_efd.fd < 0 ? -t_pp_efd.fd : 0;
 
 	/* a: read()/write() of 1 byte and 4 KiB. */
 	row("a", &t_eventfd, "write", 1, 8, 0, op_rw);
@@ -676,6 +753,12 @@ int main(void)
 			}
 		}
 	}
+
+	/* d: the aio ping-pong. */
+	row("d", &t_pp_pipe, "aio-PREAD-pingpong", 0, 1, 0, op_pingpong);
+	rows[nrows - 1].data = &pp_pipe;
+	row("d", &t_pp_efd, "aio-PREAD-pingpong", 0, 8, 0, op_pingpong);
+	rows[nrows - 1].data = &pp_efd;
 
 	measure_all();
 	for (i = 0; i < (size_t)nrows; i++)
