@@ -2,10 +2,11 @@
 # make bench, in the guest (as /bin/bench-fio): Debian's fio against files on
 # the ext4 scratch disk (/dev/vda), through the libaio and the io_uring
 # engines: 4 KiB random reads and writes with O_DIRECT at queue depth 16;
-# then buffered 4 KiB random reads at queue depth 1 and 32 of a 160 MiB file
-# whose page cache is dropped before each job (/proc/sys/vm/drop_caches: the
-# guest kernel has no posix_fadvise(), so fio can neither invalidate the
-# file nor advise random access), so that most reads wait for the disk.
+# then 4096 buffered 4 KiB random reads (16 MiB, each block once) at queue
+# depth 1 and 32 of a 160 MiB file whose page cache is dropped before each
+# job (/proc/sys/vm/drop_caches: the guest kernel has no posix_fadvise(), so
+# fio can neither invalidate the file nor advise random access), so that the
+# reads wait for the disk.
 # Prints fio's terse line (version 3) and a summary line a job:
 #   fio <engine> <rw> <job> iops=<IOPS> lat_us=<mean latency, submission to
 #       completion> slat_us=<mean submission latency: the time in io_submit()
@@ -49,7 +50,7 @@ for engine in libaio io_uring; do
 		LD_PRELOAD=/lib/fio-shm.so fio --name="$engine-buffered-qd$qd" \
 			--filename="$dir/fio-buffered.dat" --size=160M --bs=4k --direct=0 \
 			--ioengine="$engine" --iodepth="$qd" --rw=randread \
-			--time_based --runtime="$runtime" --invalidate=0 \
+			--number_ios=4096 --invalidate=0 \
 			--output-format=terse --terse-version=3 >/tmp/fio.out 2>&1 || rc=1
 		cat /tmp/fio.out
 		summary "$engine" randread "4k-qd$qd-buffered"
