@@ -59,7 +59,9 @@ esac
 
 # Fresh disks every boot, so that no run sees another's files: the ext4
 # scratch disk, a raw one for the block-device tests, an ext2 and an xfs
-# one. The guest tells them apart by their serial, aio-<name>.
+# one, and a small ext4 one that QEMU reads at 2 MiB/s (the test that
+# io_submit() of a buffered read does not wait for the disk needs a read
+# that lasts). The guest tells them apart by their serial, aio-<name>.
 # KEEP_DISKS=1: boot on the disks of the previous boot as they are, not
 # recreated (scripts/durability.sh: a second boot reads what the first
 # wrote; it holds build/heavy.lock over both, so that no other boot
@@ -68,8 +70,9 @@ disk=$LOGS/scratch.img
 raw=$LOGS/raw.img
 ext2=$LOGS/ext2.img
 xfs=$LOGS/xfs.img
+slow=$LOGS/slow.img
 if [ "${KEEP_DISKS:-0}" = 1 ]; then
-	for d in "$disk" "$raw" "$ext2" "$xfs"; do
+	for d in "$disk" "$raw" "$ext2" "$xfs" "$slow"; do
 		[ -f "$d" ] || die "KEEP_DISKS=1: $d missing (no previous boot to keep the disks of)"
 	done
 	step "keeping the disks of the previous boot (KEEP_DISKS=1)"
@@ -85,10 +88,15 @@ else
 	rm -f "$xfs"
 	truncate -s 300M "$xfs"	# mkfs.xfs refuses less than 300 MiB; the file stays sparse
 	mkfs.xfs -q -f -L aio-xfs "$xfs"
+	rm -f "$slow"
+	truncate -s 16M "$slow"
+	mkfs.ext4 -q -F -L aio-slow "$slow"
 fi
 drives=()
-for d in ext4:"$disk" raw:"$raw" ext2:"$ext2" xfs:"$xfs"; do
-	drives+=(-drive "file=${d#*:},if=none,id=${d%%:*},format=raw,cache=unsafe"
+for d in ext4:"$disk" raw:"$raw" ext2:"$ext2" xfs:"$xfs" slow:"$slow"; do
+	throttle=
+	[ "${d%%:*}" = slow ] && throttle=,throttling.bps-read=2097152
+	drives+=(-drive "file=${d#*:},if=none,id=${d%%:*},format=raw,cache=unsafe$throttle"
 		-device "virtio-blk-pci,drive=${d%%:*},serial=aio-${d%%:*}")
 done
 
