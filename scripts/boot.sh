@@ -59,7 +59,8 @@ esac
 
 # Fresh disks every boot, so that no run sees another's files: the ext4
 # scratch disk, a raw one for the block-device tests, an ext2 and an xfs
-# one, and a small ext4 one that QEMU reads at 2 MiB/s (the test that
+# one, vfat, jfs and ntfs3 ones (made by Debian's mkfs.vfat, mkfs.jfs and
+# mkntfs), and a small ext4 one that QEMU reads at 2 MiB/s (the test that
 # io_submit() of a buffered read does not wait for the disk needs a read
 # that lasts). The guest tells them apart by their serial, aio-<name>.
 # KEEP_DISKS=1: boot on the disks of the previous boot as they are, not
@@ -71,8 +72,11 @@ raw=$LOGS/raw.img
 ext2=$LOGS/ext2.img
 xfs=$LOGS/xfs.img
 slow=$LOGS/slow.img
+vfat=$LOGS/vfat.img
+jfs=$LOGS/jfs.img
+ntfs=$LOGS/ntfs.img
 if [ "${KEEP_DISKS:-0}" = 1 ]; then
-	for d in "$disk" "$raw" "$ext2" "$xfs" "$slow"; do
+	for d in "$disk" "$raw" "$ext2" "$xfs" "$slow" "$vfat" "$jfs" "$ntfs"; do
 		[ -f "$d" ] || die "KEEP_DISKS=1: $d missing (no previous boot to keep the disks of)"
 	done
 	step "keeping the disks of the previous boot (KEEP_DISKS=1)"
@@ -91,9 +95,16 @@ else
 	rm -f "$slow"
 	truncate -s 16M "$slow"
 	mkfs.ext4 -q -F -L aio-slow "$slow"
+	rm -f "$vfat" "$jfs" "$ntfs"
+	truncate -s 64M "$vfat" "$jfs" "$ntfs"
+	mkfs.vfat -n AIOVFAT "$vfat" >/dev/null
+	mkfs.jfs -q -L aio-jfs "$jfs" >/dev/null
+	mkntfs -F -Q -q -L aio-ntfs "$ntfs" >/dev/null 2>&1 ||
+		die "mkntfs could not make $ntfs"
 fi
 drives=()
-for d in ext4:"$disk" raw:"$raw" ext2:"$ext2" xfs:"$xfs" slow:"$slow"; do
+for d in ext4:"$disk" raw:"$raw" ext2:"$ext2" xfs:"$xfs" slow:"$slow" \
+	vfat:"$vfat" jfs:"$jfs" ntfs3:"$ntfs"; do
 	throttle=
 	[ "${d%%:*}" = slow ] && throttle=,throttling.bps-read=2097152
 	drives+=(-drive "file=${d#*:},if=none,id=${d%%:*},format=raw,cache=unsafe$throttle"

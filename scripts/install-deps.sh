@@ -5,7 +5,8 @@ set -euo pipefail
 
 pkgs=(
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
-	cpio xz-utils rsync e2fsprogs xfsprogs ccache qemu-system-x86 busybox-static
+	cpio xz-utils rsync e2fsprogs xfsprogs dosfstools jfsutils ntfs-3g
+	ccache qemu-system-x86 busybox-static
 	libaio-dev liburing-dev gcc-multilib fio gnuplot-nox git file
 	python3-ply python3-git
 )
