@@ -9,7 +9,9 @@
  * <op> is read, write, pread or pwrite of len bytes, or readv-<n>, writev-<n>,
  * preadv-<n> or pwritev-<n>: a vector of n segments of len bytes each, all
  * over the same bytes of the buffer (so that each segment of a write carries
- * the same value), at offset 0 for the p* forms.
+ * the same value), at offset 0 for the p* forms. aio-pread and aio-pwrite
+ * are one IOCB_CMD_PREAD or IOCB_CMD_PWRITE of len bytes at offset 0: an
+ * io_submit() of it and the io_getevents() that reaps its event.
  *
  * "eventfd" is an eventfd in semaphore mode with a large counter, so that
  * reads and writes of 8 bytes always succeed. A write writes the bytes that
@@ -26,8 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/aio_abi.h>
 
 static char buf[1 << 20] __attribute__((aligned(4096)));
 
@@ -43,6 +47,26 @@ __attribute__((noinline)) void prof_stop(void)
 
 #define MAX_SEGS 1024
 static struct iovec iov[MAX_SEGS];
+
+static aio_context_t ctx;
+
+static long aio_op(int fd, unsigned int cmd, size_t len)
+{
+	struct iocb cb = {
+		.aio_fildes = fd,
+		.aio_lio_opcode = cmd,
+		.aio_buf = (uintptr_t)buf,
+		.aio_nbytes = len,
+	};
+	struct iocb *cbp = &cb;
+	struct io_event ev;
+
+	if (syscall(__NR_io_submit, ctx, 1, &cbp) != 1)
+		return -errno;
+	if (syscall(__NR_io_getevents, ctx, 1, 1, &ev, NULL) != 1)
+		return -errno;
+	return ev.res;
+}
 
 static long op(int fd, const char *what, size_t len, int segs)
 {
@@ -72,7 +96,7 @@ int main(int argc, char **argv)
 {
 	long iters, i, r = 0;
 	const char *dash;
-	int fd, segs = 0;
+	int fd, segs = 0, aio = -1;
 	size_t len;
 
 	if (argc != 6) {
@@ -83,7 +107,19 @@ int main(int argc, char **argv)
 	iters = strtol(argv[5], NULL, 0);
 	if (len > sizeof(buf))
 		return 2;
-	dash = strchr(argv[3], '-');
+	if (!strncmp(argv[3], "aio-", 4)) {
+		dash = NULL;
+		aio = strcmp(argv[3], "aio-pwrite") ? IOCB_CMD_PREAD :
+						      IOCB_CMD_PWRITE;
+		if (syscall(__NR_io_setup, 8, &ctx)) {
+			printf("callprof %s iters=0 ret=%d\n", argv[1], -errno);
+			prof_start();
+			prof_stop();
+			return 0;
+		}
+	} else {
+		dash = strchr(argv[3], '-');
+	}
 	if (dash) {
 		segs = atoi(dash + 1);
 		if (segs < 1 || segs > MAX_SEGS)
@@ -114,6 +150,17 @@ int main(int argc, char **argv)
 		/* an empty window all the same, to keep the count */
 		prof_start();
 		prof_stop();
+		return 0;
+	}
+	if (aio >= 0) {
+		/* A loop of its own: the others' stays as it was. */
+		for (i = 0; i < iters; i++)
+			r = aio_op(fd, aio, len);
+		prof_start();
+		for (i = 0; i < iters; i++)
+			r = aio_op(fd, aio, len);
+		prof_stop();
+		printf("callprof %s iters=%ld ret=%ld\n", argv[1], iters, r);
 		return 0;
 	}
 	for (i = 0; i < iters; i++)

@@ -19,8 +19,10 @@ prof=$BUILD/profile
 stage=$prof/root
 mkdir -p "$prof"
 
-# label path op len: the single-call rows of make bench, a few more, and
-# vectors of a file whose ->write_iter runs once per segment (op-<segments>).
+# label path op len: the single-call rows of make bench, a few more,
+# vectors of a file whose ->write_iter runs once per segment (op-<segments>),
+# and io_submit() of one request with the io_getevents() that reaps it
+# (aio-pread, aio-pwrite; /tmp is a tmpfs whose file has its page cached).
 rows="null-read-1 /dev/null read 1
 null-write-1 /dev/null write 1
 null-write-65536 /dev/null write 65536
@@ -42,7 +44,11 @@ personality-pread-4096 /proc/self/personality pread 4096
 debugfs-sleep_time-pread-4096 /sys/kernel/debug/sleep_time pread 4096
 debugfs-attr-read-64 /sys/kernel/debug/fault_around_bytes read 64
 debugfs-attr-write-6 /sys/kernel/debug/fault_around_bytes write 6
-control-sysfs-pread-4096 /sys/devices/system/cpu/online pread 4096"
+control-sysfs-pread-4096 /sys/devices/system/cpu/online pread 4096
+aio-eventfd-pread-8 eventfd aio-pread 8
+aio-null-pwrite-1 /dev/null aio-pwrite 1
+aio-zero-pread-4096 /dev/zero aio-pread 4096
+aio-tmpfs-pread-4096 /tmp/profile.dat aio-pread 4096"
 
 gcc -shared -fPIC -O2 -Wall -Werror -o "$prof/insnprof.so" "$TOP/bench/insnprof.c"
 stage_callprof_root "$stage" "$prof/callprof"
@@ -53,6 +59,7 @@ stop=$(nm "$prof/callprof" | awk '$3 == "prof_stop" { print $1 }')
 	echo '/bin/busybox --install -s /bin'
 	echo 'mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev'
 	echo 'mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null'
+	echo 'mount -t tmpfs tmpfs /tmp; dd if=/dev/zero of=/tmp/profile.dat bs=4096 count=1 2>/dev/null'
 	echo "while read -r label path op len; do /bin/callprof \"\$label\" \"\$path\" \"\$op\" \"\$len\" $iters >/dev/ttyS1 2>&1; done <<'ROWS'"
 	echo "$rows"
 	echo 'ROWS'
