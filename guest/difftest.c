@@ -627,14 +627,33 @@ static int uhid_setup(void)
 	memcpy(ev.u.create2.rd_data, hid_rdesc, sizeof(hid_rdesc));
 	if (write(uhid_fd, &ev, sizeof(ev)) != sizeof(ev))
 		return -errno;
-	/* The hidraw node comes with the device's probe, from a work item. */
+	/*
+	 * The hidraw node comes with the device's probe, from a work item;
+	 * it is the one whose HID device has our name (the guest's USB
+	 * gadget brings another).
+	 */
 	for (i = 0; i < 200; i++) {
 		hidraw_path[0] = '\0';
 		d = opendir("/sys/class/hidraw");
-		while (d && (de = readdir(d)))
-			if (!strncmp(de->d_name, "hidraw", 6))
+		while (d && (de = readdir(d))) {
+			char uevent[600], text[1024];
+			ssize_t n;
+			int fd;
+
+			if (strncmp(de->d_name, "hidraw", 6))
+				continue;
+			snprintf(uevent, sizeof(uevent),
+				 "/sys/class/hidraw/%s/device/uevent", de->d_name);
+			fd = open(uevent, O_RDONLY);
+			if (fd < 0)
+				continue;
+			n = read(fd, text, sizeof(text) - 1);
+			close(fd);
+			text[n > 0 ? n : 0] = '\0';
+			if (strstr(text, "HID_NAME=difftest\n"))
 				snprintf(hidraw_path, sizeof(hidraw_path),
 					 "/dev/%s", de->d_name);
+		}
 		if (d)
 			closedir(d);
 		if (hidraw_path[0] && !access(hidraw_path, F_OK))
@@ -1692,8 +1711,9 @@ static const struct target targets[] = {
 	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
 	{ "/proc/net/ptype", "/proc/net/ptype", .rflags = RO, NOW,
 	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	/* Counters and timers that the NFS and SMB mounts' traffic moves. */
 	{ "/proc/net/dev", "/proc/net/dev", .rflags = RO, NOW,
-	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_SHAPE, .vol = 1 },
 	{ "/proc/net/unix", "/proc/net/unix", .rflags = RO, NOW,
 	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
 	{ "/proc/net/unix[300sockets]", "/proc/net/unix",
@@ -1707,10 +1727,12 @@ static const struct target targets[] = {
 	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
 	{ "/proc/net/route", "/proc/net/route", .rflags = RO, NOW,
 	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	/* Counters and timers that the NFS and SMB mounts' traffic moves. */
 	{ "/proc/net/snmp", "/proc/net/snmp", .rflags = RO, NOW,
-	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_SHAPE, .vol = 1 },
+	/* Counters and timers that the NFS and SMB mounts' traffic moves. */
 	{ "/proc/net/tcp", "/proc/net/tcp", .rflags = RO, NOW,
-	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
+	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_SHAPE, .vol = 1 },
 	{ "/proc/net/udp", "/proc/net/udp", .rflags = RO, NOW,
 	  .off = 0, .rlen = 4096, .rsplit = 10, .content = C_REF, .vol = 1 },
 	{ "/proc/net/packet", "/proc/net/packet", .rflags = RO, NOW,
@@ -2537,7 +2559,20 @@ static const char *const sweep_skip[] = {
 	"/dev/mqueue", "/dev/watchdog*", "/dev/mem", "/dev/port", "/dev/kmsg",
 	"/dev/hwrng", "/dev/rtc*", "/dev/vcs*", "/dev/bus/usb",
 	"/dev/input/event*", "/dev/cpu", "/dev/test_aio*", "/dev/pty*",
-	"/dev/reach",
+	"/dev/reach", "/sys/kernel/debug/tracing/per_cpu/cpu1",
+	"/sys/kernel/debug/tracing/instances",
+};
+
+/*
+ * tracefs has five files for each of hundreds of events, all sharing the
+ * same few file_operations: the sweep reads those of one event and of its
+ * subsystem only, and the files that describe all events.
+ */
+#define EVENTS "/sys/kernel/debug/tracing/events/"
+static const char *const sweep_events_kept[] = {
+	EVENTS "enable", EVENTS "header_page", EVENTS "header_event",
+	EVENTS "sched", EVENTS "sched/enable", EVENTS "sched/filter",
+	EVENTS "sched/sched_switch", EVENTS "sched/sched_switch/*",
 };
 
 /*
@@ -2552,6 +2587,9 @@ static const char *const sweep_volatile[] = {
 	"/proc/buddyinfo", "/proc/pagetypeinfo", "/proc/self/*",
 	"/sys/kernel/debug/sched/debug", "/sys/kernel/debug/block/*",
 	"/sys/kernel/debug/irq/*", "/sys/kernel/debug/lru_gen*",
+	"/sys/kernel/debug/tracing/per_cpu/*", "/proc/fs/nfsd/*",
+	"/proc/fs/cifs/*", "/sys/kernel/debug/page_tables/*",
+	"/sys/kernel/debug/percpu_stats",
 };
 
 static struct target *swept;
@@ -2578,6 +2616,10 @@ static int sweep_skipped(const char *path)
 	for (i = 0; i < NTARGETS; i++)
 		if (targets[i].path && !strcmp(targets[i].path, path))
 			return 1;
+	if (!strncmp(path, EVENTS, strlen(EVENTS)) &&
+	    !listed(path, sweep_events_kept, sizeof(sweep_events_kept) /
+		    sizeof(sweep_events_kept[0])))
+		return 1;
 	return listed(path, sweep_skip,
 		      sizeof(sweep_skip) / sizeof(sweep_skip[0]));
 }

@@ -121,10 +121,15 @@ if [ -n "${BENCH_DISK:-}" ]; then
 fi
 
 # The virtual devices of config/guest.config that need a parameter to
-# create one: a vfb frame buffer, an 8-line gpio-mockup chip; and the
-# loopback sound card first, as card 0, where the PCM tests look for it.
-DEVICE_ARGS="vfb.vfb_enable=1 gpio_mockup.gpio_mockup_ranges=-1,8"
+# create one: a vfb frame buffer (built in, vfb reads "video=vfb:", not
+# its module parameter), an 8-line gpio-mockup chip; the
+# loopback sound card first, as card 0, where the PCM tests look for it; a
+# second dummy USB controller for guest/init's configfs gadget (gadgetfs
+# keeps the first); vivid with its video output node only, which refuses
+# read() at once (a capture node would start streaming).
+DEVICE_ARGS="video=vfb: gpio_mockup.gpio_mockup_ranges=-1,8"
 DEVICE_ARGS+=" snd_aloop.index=0 snd_dummy.index=1"
+DEVICE_ARGS+=" dummy_hcd.num=2 vivid.node_types=0x100"
 
 step "booting $kernel kernel${suffix:+ ($suffix)} ($accel), mode $mode, timeout ${timeout_s}s"
 rm -f "$logs/$tag.console" "$logs/$tag.out"

@@ -82,5 +82,44 @@ if [ -d "$GUEST/aio32" ]; then
 	done
 fi
 cp "$GUEST"/bin/* "$stage/bin/" 2>/dev/null || true
+
+# ksmbd's user-space half, Debian's ksmbd.mountd, for the CIFS conformance
+# row: unpacked from its package into build/ (never installed on the host,
+# whose service would load ksmbd into the host's kernel), with the shared
+# libraries it links. One share, aio, on the guest's /srv/smb, and one
+# user, root, password aiotest (the line is what ksmbd.adduser writes: the
+# user and the base64 of the password's NT hash).
+ksmbd_dir=$GUEST/ksmbd-tools
+if [ ! -x "$ksmbd_dir/usr/libexec/ksmbd.tools" ]; then
+	step "fetching Debian's ksmbd-tools (unpacked, not installed)"
+	rm -rf "$ksmbd_dir" && mkdir -p "$ksmbd_dir"
+	(cd "$ksmbd_dir" && apt-get download -q ksmbd-tools >/dev/null 2>&1) ||
+		die "apt-get download ksmbd-tools failed"
+	dpkg-deb -x "$ksmbd_dir"/ksmbd-tools_*.deb "$ksmbd_dir" ||
+		die "could not unpack $(ls "$ksmbd_dir"/*.deb)"
+fi
+mountd=$ksmbd_dir/usr/libexec/ksmbd.tools
+cp "$mountd" "$stage/bin/ksmbd.tools"
+ln -s ksmbd.tools "$stage/bin/ksmbd.mountd"
+ldd "$mountd" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' |
+while read -r lib; do
+	mkdir -p "$stage$(dirname "$lib")"
+	cp -L "$lib" "$stage$lib"
+done
+ldd "$mountd" | grep -q 'not found' && die "ksmbd.mountd needs libraries the host lacks: $(ldd "$mountd" | grep 'not found')"
+mkdir -p "$stage/etc/ksmbd"
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$stage/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+cat >"$stage/etc/ksmbd/ksmbd.conf" <<'CONF'
+[global]
+	server string = aio
+	store dos attributes = no
+[aio]
+	path = /srv/smb
+	read only = no
+	force user = root
+	force group = root
+CONF
+echo 'root:ywgi8ehdFFr9Qxq0yCoyLQ==' >"$stage/etc/ksmbd/ksmbdpwd.db"
 pack_initramfs "$stage" "$cpio_out"
 step "guest initramfs: $(du -k "$cpio_out" | cut -f1) KiB, tests: $(ls "$stage/tests" | tr '\n' ' ')$([ -d "$stage/tests32" ] && echo "(and their -m32 builds)")"

@@ -9,6 +9,7 @@ pkgs=(
 	ccache qemu-system-x86 busybox-static
 	libaio-dev liburing-dev gcc-multilib fio gnuplot-nox git file
 	python3-ply python3-git
+	libglib2.0-0 libnl-3-200 libnl-genl-3-200
 )
 
 missing=()
