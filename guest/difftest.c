@@ -3149,7 +3149,8 @@ static void fz_step(int fd, int wr, int k, int step)
  * depends on the time; the kernel logs, whose next record after the
  * case's own is whatever the kernel logged; files whose length differs
  * between the two kernels, since their code, symbols and devices differ
- * (the series adds test devices to /proc/misc), or from one read to the
+ * (the series adds test devices to /proc/misc; /proc/self/stack names the
+ * functions of the reader's own read call), or from one read to the
  * next (timers, load and uptime, whose numbers change width and whose
  * lines come and go; /proc/net/unix, whose lines carry inode numbers), so
  * that a random offset falls past the end on one kernel only.
@@ -3160,7 +3161,7 @@ static const char *const fz_skip[] = {
 	"sweep:/proc/iomem", "sweep:/proc/config.gz", "sweep:/proc/version",
 	"/proc/kallsyms", "sweep:/proc/modules", "sweep:/proc/misc",
 	"sweep:/proc/loadavg", "sweep:/proc/uptime", "sweep:/proc/timer_list",
-	"/proc/net/unix*",
+	"/proc/net/unix*", "sweep:/proc/self/stack",
 };
 
 struct fz_point {
