@@ -99,14 +99,16 @@ if [ ! -x "$ksmbd_dir/usr/libexec/ksmbd.tools" ]; then
 		die "could not unpack $(ls "$ksmbd_dir"/*.deb)"
 fi
 mountd=$ksmbd_dir/usr/libexec/ksmbd.tools
+libs=$(ldd "$mountd")
+! grep -q 'not found' <<<"$libs" ||
+	die "ksmbd.mountd needs libraries the host lacks: $(grep 'not found' <<<"$libs")"
 cp "$mountd" "$stage/bin/ksmbd.tools"
 ln -s ksmbd.tools "$stage/bin/ksmbd.mountd"
-ldd "$mountd" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' |
+awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' <<<"$libs" |
 while read -r lib; do
 	mkdir -p "$stage$(dirname "$lib")"
 	cp -L "$lib" "$stage$lib"
 done
-ldd "$mountd" | grep -q 'not found' && die "ksmbd.mountd needs libraries the host lacks: $(ldd "$mountd" | grep 'not found')"
 mkdir -p "$stage/etc/ksmbd"
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
