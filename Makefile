@@ -10,7 +10,7 @@ S := scripts
 # The logs' prefix: build/logs/<kernel>[-debug]-<mode>.*
 TAG := $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check check-series compile-proof size-report legacy-report bench bench-aa profile hostprof difftest difftest-stock difftest-aa difftest-reach difftest-fuzz deps tree apply export build guest clean help
+.PHONY: postings all run check check-series compile-proof size-report legacy-report bench bench-aa profile hostprof difftest difftest-stock difftest-aa difftest-reach difftest-fuzz deps tree apply export build guest clean help
 
 all: check
 
@@ -32,6 +32,7 @@ help:
 	@echo "make difftest-reach      count the converted file_operations the differential test opens"
 	@echo "make difftest-fuzz       SEED=n CASES=n: seeded random cases on both kernels, compared"
 	@echo "make export              save the commits of build/linux to patches/"
+	@echo "make postings            cut patches/ into the parts of patches/postings, in build/postings/, and check each"
 	@echo "make apply [FORCE=1]     re-apply patches/ onto the pristine tree"
 	@echo "make clean               remove build/"
 
@@ -46,6 +47,14 @@ apply: tree
 
 export:
 	@$(S)/export-series.sh
+
+# The series cut into parts a maintainer can apply (scripts/postings.py):
+# patches/postings says which patches go in which part; each part is
+# written to build/postings/NN-name/ and applied on pristine plus the
+# parts it needs, with checkpatch --strict on each of its patches.
+postings: tree
+	@python3 $(S)/postings.py write
+	@python3 $(S)/postings.py check
 
 build: tree
 	@$(S)/build-kernel.sh $(KERNEL)

@@ -122,12 +122,15 @@ fi
 
 # The virtual devices of config/guest.config that need a parameter to
 # create one: a vfb frame buffer (built in, vfb reads "video=vfb:", not
-# its module parameter), an 8-line gpio-mockup chip; the
-# loopback sound card first, as card 0, where the PCM tests look for it; a
-# second dummy USB controller for guest/init's configfs gadget (gadgetfs
-# keeps the first); vivid with its video output node only, which refuses
-# read() at once (a capture node would start streaming).
-DEVICE_ARGS="video=vfb: gpio_mockup.gpio_mockup_ranges=-1,8"
+# its module parameter; given its default mode, because with an empty
+# option vfb_init() drops the string fb_get_options() allocated, a leak of
+# 6.12 that kmemleak reports on debug kernels); an 8-line gpio-mockup
+# chip; the loopback sound card first, as card 0, where the PCM tests
+# look for it; a second dummy USB controller for guest/init's configfs
+# gadget (gadgetfs keeps the first); vivid with its video output node
+# only, which refuses read() at once (a capture node would start
+# streaming).
+DEVICE_ARGS="video=vfb:640x480-8 gpio_mockup.gpio_mockup_ranges=-1,8"
 DEVICE_ARGS+=" snd_aloop.index=0 snd_dummy.index=1"
 DEVICE_ARGS+=" dummy_hcd.num=2 vivid.node_types=0x100"
 
