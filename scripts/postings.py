@@ -17,10 +17,11 @@ none, or ALL for every part before it; subject the cover letter's subject.
 The core parts, the removal and what follows it are fixed in CORE and
 TAIL below; every other patch goes to the part of its maintainer tree, as
 scripts/get_maintainer.pl --scm names it (the first tree that is not
-Linus's), cut into parts of at most MAX_PART patches. A part needs the
-parts whose patches it depends on: a file an earlier patch of another part
-touched, or a function, macro or flag that another part's patch adds to a
-header.
+Linus's, else the MAINTAINERS section of the first maintainer), cut
+into parts of at most MAX_PART patches. A part needs the parts whose
+patches it depends on: a file an earlier patch of another part touched,
+or a function, macro or flag that another part's patch adds to a header.
+Parts that need each other are merged.
 """
 import collections
 import hashlib
@@ -129,10 +130,8 @@ def added_symbols(text, known):
     for chunk in re.split(r'^diff --git ', text, flags=re.M)[1:]:
         if not re.match(r'a/\S+\.h ', chunk):
             continue
-        plus = set(HDR_SYM.findall(chunk)) | set(HDR_DEF.findall(chunk)) | \
-            set(HDR_ENUM.findall(chunk))
-        minus = set(re.findall(r'^-.*?\b([A-Za-z_][A-Za-z0-9_]*)\b', chunk, re.M))
-        syms |= plus - minus - known
+        syms |= (set(HDR_SYM.findall(chunk)) | set(HDR_DEF.findall(chunk)) |
+                 set(HDR_ENUM.findall(chunk))) - known
     return syms
 
 
@@ -156,11 +155,13 @@ def maintainer_tree(path):
 
 
 def tree_name(url):
+    """A part name: the tree's path on its server, or the section's name."""
     if url.startswith('section:'):
-        return re.sub(r'[^A-Za-z0-9]+', '-', url[8:]).strip('-').lower()[:40]
-    url = re.sub(r'\.git$', '', url.split()[0])
-    url = re.sub(r'^.*/scm/linux/kernel/git/', '', url)
-    url = re.sub(r'^[a-z]+://[^/]+/', '', url)
+        url = url[8:]
+    else:
+        url = re.sub(r'\.git$', '', url.split()[0])
+        url = re.sub(r'^.*/scm/linux/kernel/git/', '', url)
+        url = re.sub(r'^[a-z]+://[^/]+/', '', url)
     return re.sub(r'[^A-Za-z0-9]+', '-', url).strip('-').lower()[:40]
 
 
@@ -182,8 +183,7 @@ def group():
         if p in fixed:
             continue
         path = os.path.join(PATCHES, files[p - 1])
-        with open(path, 'rb') as f:
-            key = hashlib.sha1(f.read()).hexdigest()
+        key = sha1_of(path)
         if key not in cache:
             cache[key] = maintainer_tree(path)
         trees.setdefault(tree_name(cache[key]), []).append(p)
@@ -258,7 +258,6 @@ def group():
                 if w == v:
                     break
             sccs.append(comp)
-    sys.setrecursionlimit(10000)
     for v in sorted(nums_of, key=lambda n: nums_of[n][0]):
         if v not in index:
             strong(v)
@@ -284,6 +283,8 @@ def group():
         for m in left:
             if all(d in done or d in fixed_names for d in mdeps[m]):
                 break
+        else:
+            die('no order of the parts puts each after the parts it needs')
         order.append(m)
         done.add(m)
         left.remove(m)
@@ -435,27 +436,34 @@ def git(*args, cwd=None, check=True):
                           text=True, check=check)
 
 
-def checkpatch_one(path):
-    out = subprocess.run(['perl', 'scripts/checkpatch.pl', '--strict', '-q', path],
-                         cwd=TREE, capture_output=True, text=True,
-                         env=dict(os.environ, PATH='/usr/bin:' + os.environ['PATH'])).stdout
-    msgs = [l for l in out.splitlines() if re.match(r'(ERROR|WARNING|CHECK):', l)]
-    # a Fixes: id of mainline, which the tarball's history lacks; the
-    # OBSOLETE warning of config/obsolete-changes.txt's files
-    allowed = set()
+def obsolete_files():
+    """config/obsolete-changes.txt: the files whose OBSOLETE warning is
+    accepted, as make check-series accepts it."""
+    out = set()
     with open(os.path.join(TOP, 'config', 'obsolete-changes.txt')) as f:
         for line in f:
             if line.strip() and not line.startswith('#'):
-                allowed.add(line.split()[0])
+                out.add(line.split()[0])
+    return out
+
+
+def checkpatch_one(path, accepted):
+    out = subprocess.run(['perl', 'scripts/checkpatch.pl', '--strict', '-q', path],
+                         cwd=TREE, capture_output=True, text=True,
+                         env=dict(os.environ, PATH='/usr/bin:' + os.environ['PATH'])).stdout
     keep = []
-    for m in msgs:
-        if m.startswith('WARNING: Unknown commit id'):
+    for m in out.splitlines():
+        if not re.match(r'(ERROR|WARNING|CHECK):', m):
             continue
         o = re.match(r"WARNING: (\S+) is marked as 'obsolete'", m)
-        if o and o.group(1) in allowed:
-            continue
-        keep.append(m)
+        if not (o and o.group(1) in accepted):
+            keep.append(m)
     return keep
+
+
+def sha1_of(path):
+    with open(path, 'rb') as f:
+        return hashlib.sha1(f.read()).hexdigest()
 
 
 def checkpatch_all(files, ok):
@@ -465,14 +473,14 @@ def checkpatch_all(files, ok):
     todo = {}
     for p, f in enumerate(files, 1):
         path = os.path.join(PATCHES, f)
-        with open(path, 'rb') as fh:
-            key = hashlib.sha1(fh.read()).hexdigest()
+        key = sha1_of(path)
         if key not in ok:
             todo[p] = (path, key)
     step('checkpatch --strict on %d patches (%d cached)' % (len(todo), len(files) - len(todo)))
     findings = {}
+    accepted = obsolete_files()
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-        futs = {ex.submit(checkpatch_one, path): (p, key) for p, (path, key) in todo.items()}
+        futs = {ex.submit(checkpatch_one, path, accepted): (p, key) for p, (path, key) in todo.items()}
         for fut in concurrent.futures.as_completed(futs):
             p, key = futs[fut]
             msgs = fut.result()
