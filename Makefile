@@ -18,7 +18,7 @@ help:
 	@echo "make run                 build, boot the patched kernel, show vectored AIO working"
 	@echo "make check               build, boot, run the whole suite (KERNEL=stock for the stock kernel)"
 	@echo "make legacy-report [LIST=1] count file_operations still wiring .read/.write"
-	@echo "make check-series        build every patch on its own and run checkpatch on it"
+	@echo "make check-series        compile each patch's objects at its commit, run checkpatch on it"
 	@echo "make size-report         vmlinux text/data/bss against stock: guest configuration and x86_64 defconfig"
 	@echo "make compile-proof       build the objects the series touches, W=1, allmodconfig per architecture,"
 	@echo "                         patched against pristine (PROOF_ARCHES, PROOF_BASE, PROOF_FILES)"
@@ -51,10 +51,11 @@ export:
 # The series cut into parts a maintainer can apply (scripts/postings.py):
 # patches/postings says which patches go in which part; each part is
 # written to build/postings/NN-name/ and applied on pristine plus the
-# parts it needs, with checkpatch --strict on each of its patches.
+# parts it needs, with checkpatch --strict on each of its patches and the
+# objects it touches compiled (under the heavy lock: it builds).
 postings: tree
 	@python3 $(S)/postings.py write
-	@python3 $(S)/postings.py check
+	@flock build/heavy.lock python3 $(S)/postings.py check
 
 build: tree
 	@$(S)/build-kernel.sh $(KERNEL)

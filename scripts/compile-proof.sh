@@ -27,6 +27,8 @@
 #                                     the files that no architecture before it
 #                                     in the list built (x86_64 and i386 build
 #                                     them all)
+# Then the files no allmodconfig built, in the configurations of
+# config/proof-extra.txt (unless PROOF_ARCHES is set).
 # Writes build/proof/report.txt; fails if a patched object fails to build
 # where its pristine object builds, or gives a new warning.
 set -euo pipefail
@@ -57,6 +59,15 @@ m68k m68k m68k-linux-gnu- gcc-m68k-linux-gnu
 um um - -
 alpha alpha alpha-linux-gnu- gcc-alpha-linux-gnu
 sh sh sh4-linux-gnu- gcc-sh4-linux-gnu
+EOF
+}
+
+# Architectures only config/proof-extra.txt uses (no allmodconfig of theirs
+# is built): same columns.
+extra_toolchains() {
+	cat <<'EOF'
+parisc parisc hppa64-linux-gnu- gcc-12-hppa64-linux-gnu
+arc arc arc-linux-gnu- gcc-arc-linux-gnu
 EOF
 }
 
@@ -157,6 +168,59 @@ warnings() {
 		sed -E -e "s|^$2/||" -e 's|^(\.\./)+||' | sort
 }
 
+# Build the objects of $objects on both sides of folder d, compare, report
+# one line, and remember what built.
+# usage: prove <label> <folder> <kbuild ARCH> <CROSS_COMPILE>
+prove() {
+	local label=$1 d=$2 karch=$3 cross=$4 t0 narch f o side nbuilt nnot nbroken nnew nstock line
+	t0=$(date +%s)
+	narch=$(wc -l <"$objects")
+	step "$label: building the objects of $narch files with W=1, stock and patched"
+	build_objects "$STOCK_TREE" "$d/stock" "$karch" "$cross" >"$d/stock.log"
+	build_objects "$TREE" "$d/patched" "$karch" "$cross" >"$d/patched.log"
+	nbuilt=0 nnot=0 nbroken=0
+	: >"$d/not-built.txt"
+	: >"$d/broken.txt"
+	# Warnings of a file whose object did not build on a side are the
+	# noise of a failed compilation there: leave them out.
+	: >"$d/unbuilt.sed"
+	while read -r f o; do
+		for side in stock patched; do
+			[ -f "$d/$side/$o" ] || echo "$side $f" >>"$d/unbuilt.sed"
+		done
+	done <"$objects"
+	warnings "$d/stock.log" "$STOCK_TREE" |
+		grep -vFf <(sed -n 's/^stock \(.*\)/\1: /p' "$d/unbuilt.sed" | grep . || echo '//none//') \
+		>"$d/stock.warnings" || true
+	warnings "$d/patched.log" "$TREE" |
+		grep -vFf <(sed -n 's/^patched \(.*\)/\1: /p' "$d/unbuilt.sed" | grep . || echo '//none//') \
+		>"$d/patched.warnings" || true
+	# Warnings the patched side gives more often than the stock side.
+	comm -13 "$d/stock.warnings" "$d/patched.warnings" >"$d/new.warnings"
+	while read -r f o; do
+		if [ -f "$d/patched/$o" ]; then
+			nbuilt=$((nbuilt + 1))
+			built_somewhere[$f]=1
+		elif [ -f "$d/stock/$o" ]; then
+			nbroken=$((nbroken + 1))
+			echo "$f" >>"$d/broken.txt"
+		else
+			nnot=$((nnot + 1))
+			echo "$f" >>"$d/not-built.txt"
+		fi
+	done <"$objects"
+	nnew=$(wc -l <"$d/new.warnings")
+	nstock=$(wc -l <"$d/stock.warnings")
+	line="$label: $nbuilt built, $nnot not built by this configuration, $nbroken fail where stock builds, $nnew new warnings ($nstock on stock), $(($(date +%s) - t0)) s"
+	step "$line"
+	echo "$line" >>"$report"
+	if [ "$nnew" -gt 0 ] || [ "$nbroken" -gt 0 ]; then
+		fail=1
+		sed 's/^/  new warning: /' "$d/new.warnings" >>"$report"
+		sed 's/^/  fails to build: /' "$d/broken.txt" >>"$report"
+	fi
+}
+
 objects=$proof/objects.txt
 while read -r f; do
 	echo "$f $(obj_of "$f")"
@@ -203,55 +267,83 @@ while read -r arch karch cross pkg; do
 		echo "$arch: nothing to build (every file built on an architecture before it, or belongs to another)" | tee -a "$report"
 		continue
 	fi
-	narch=$(wc -l <"$objects")
 	step "$arch: configuring allmodconfig (stock and patched)"
 	configure "$STOCK_TREE" "$d/stock" "$karch" "$cross" || die "$arch: stock allmodconfig failed ($d/stock/config.log)"
 	configure "$TREE" "$d/patched" "$karch" "$cross" || die "$arch: patched allmodconfig failed ($d/patched/config.log)"
-	step "$arch: building the objects of $narch files with W=1, stock and patched"
-	build_objects "$STOCK_TREE" "$d/stock" "$karch" "$cross" >"$d/stock.log"
-	build_objects "$TREE" "$d/patched" "$karch" "$cross" >"$d/patched.log"
-	nbuilt=0 nnot=0 nbroken=0
-	: >"$d/not-built.txt"
-	: >"$d/broken.txt"
-	# Warnings of a file whose object did not build on a side are the
-	# noise of a failed compilation there: leave them out.
-	: >"$d/unbuilt.sed"
-	while read -r f o; do
-		for side in stock patched; do
-			[ -f "$d/$side/$o" ] || echo "$side $f" >>"$d/unbuilt.sed"
-		done
-	done <"$objects"
-	warnings "$d/stock.log" "$STOCK_TREE" |
-		grep -vFf <(sed -n 's/^stock \(.*\)/\1: /p' "$d/unbuilt.sed" | grep . || echo '//none//') \
-		>"$d/stock.warnings" || true
-	warnings "$d/patched.log" "$TREE" |
-		grep -vFf <(sed -n 's/^patched \(.*\)/\1: /p' "$d/unbuilt.sed" | grep . || echo '//none//') \
-		>"$d/patched.warnings" || true
-	# Warnings the patched side gives more often than the stock side.
-	comm -13 "$d/stock.warnings" "$d/patched.warnings" >"$d/new.warnings"
-	while read -r f o; do
-		if [ -f "$d/patched/$o" ]; then
-			nbuilt=$((nbuilt + 1))
-			built_somewhere[$f]=1
-		elif [ -f "$d/stock/$o" ]; then
-			nbroken=$((nbroken + 1))
-			echo "$f" >>"$d/broken.txt"
-		else
-			nnot=$((nnot + 1))
-			echo "$f" >>"$d/not-built.txt"
-		fi
-	done <"$objects"
-	nnew=$(wc -l <"$d/new.warnings")
-	nstock=$(wc -l <"$d/stock.warnings")
-	line="$arch: $nbuilt built, $nnot not built by this allmodconfig, $nbroken fail where stock builds, $nnew new warnings ($nstock on stock), $(($(date +%s) - t0)) s"
-	step "$line"
-	echo "$line" >>"$report"
-	if [ "$nnew" -gt 0 ] || [ "$nbroken" -gt 0 ]; then
-		fail=1
-		sed 's/^/  new warning: /' "$d/new.warnings" >>"$report"
-		sed 's/^/  fails to build: /' "$d/broken.txt" >>"$report"
-	fi
+	prove "$arch" "$d" "$karch" "$cross"
 done < <(toolchains)
+
+# The files no allmodconfig built, in the configurations of
+# config/proof-extra.txt: a defconfig and a few options each.
+toolchain_of() {
+	{ toolchains; extra_toolchains; } | awk -v a="$1" '$1 == a'
+}
+
+# usage: configure_extra <src> <obj> <karch> <cross> <target> [CONFIG_X=y|m|n ...]
+configure_extra() {
+	local src=$1 obj=$2 karch=$3 cross=$4 target=$5 key o
+	shift 5
+	key=$( (echo "$target $*"; "${cross}gcc" --version | head -1
+		git -C "$src" ls-files -s -- '*Kconfig*' 'arch/*/Makefile' "arch/$karch/configs") |
+		sha1sum | cut -c1-12)
+	if [ -f "$obj/.proof-key" ] && [ "$(cat "$obj/.proof-key")" = "$key" ]; then
+		return 0
+	fi
+	mkdir -p "$obj"
+	rm -f "$obj/.proof-key"
+	make -C "$src" O="$obj" ARCH="$karch" ${cross:+CROSS_COMPILE=$cross} \
+		"$target" >"$obj/config.log" 2>&1 || { tail -5 "$obj/config.log" >&2; return 1; }
+	for o in "$@" CONFIG_WERROR=n; do
+		case ${o#*=} in
+		y) "$src/scripts/config" --file "$obj/.config" --enable "${o%%=*}" ;;
+		m) "$src/scripts/config" --file "$obj/.config" --module "${o%%=*}" ;;
+		n) "$src/scripts/config" --file "$obj/.config" --disable "${o%%=*}" ;;
+		esac
+	done
+	make -C "$src" O="$obj" ARCH="$karch" ${cross:+CROSS_COMPILE=$cross} \
+		olddefconfig >>"$obj/config.log" 2>&1 || { tail -5 "$obj/config.log" >&2; return 1; }
+	for o in "$@"; do
+		grep -qx "$o" "$obj/.config" || { echo "$target: $o does not stick" >&2; return 1; }
+	done
+	make -C "$src" O="$obj" ARCH="$karch" ${cross:+CROSS_COMPILE=$cross} \
+		CC="ccache ${cross}gcc" -j"$(nproc)" modules_prepare >>"$obj/config.log" 2>&1 ||
+		{ tail -5 "$obj/config.log" >&2; return 1; }
+	echo "$key" >"$obj/.proof-key"
+}
+
+extra=$TOP/config/proof-extra.txt
+if [ -z "${PROOF_ARCHES:-}" ] && [ -f "$extra" ]; then
+	# "file<TAB>its configuration line"
+	awk '/^#/ || /^[[:space:]]*$/ { next }
+	     /^[^[:space:]]/ { cfg = $0; next }
+	     { print $1 "\t" cfg }' "$extra" >"$proof/extra.txt"
+	while IFS= read -r cfgline; do
+		read -r name arch target opts <<<"$cfgline"
+		objects=$proof/extra-$name.objects
+		awk -F'\t' -v c="$cfgline" '$2 == c { print $1 }' "$proof/extra.txt" | while read -r f; do
+			grep -qxF "$f" "$files" || continue
+			[ -n "${built_somewhere[$f]:-}" ] && continue
+			echo "$f $(obj_of "$f")"
+		done >"$objects"
+		[ -s "$objects" ] || continue
+		read -r _ karch cross _ <<<"$(toolchain_of "$arch")"
+		[ -n "$karch" ] || die "config/proof-extra.txt: $name: unknown architecture $arch"
+		[ "$cross" = - ] && cross=
+		if [ -n "$cross" ] && ! command -v "${cross}gcc" >/dev/null; then
+			echo "$name: ${cross}gcc missing (scripts/install-cross.sh ${cross%-})" | tee -a "$report"
+			continue
+		fi
+		d=$proof/extra-$name
+		step "$name: configuring $arch $target $opts (stock and patched)"
+		# shellcheck disable=SC2086
+		configure_extra "$STOCK_TREE" "$d/stock" "$karch" "$cross" "$target" $opts ||
+			die "$name: stock configuration failed ($d/stock/config.log)"
+		# shellcheck disable=SC2086
+		configure_extra "$TREE" "$d/patched" "$karch" "$cross" "$target" $opts ||
+			die "$name: patched configuration failed ($d/patched/config.log)"
+		prove "$name ($arch $target)" "$d" "$karch" "$cross"
+	done < <(cut -f2 "$proof/extra.txt" | awk '!seen[$0]++')
+fi
 
 nowhere=0
 while read -r f; do

@@ -21,7 +21,8 @@ mkdir -p "$debs"
 # triplet  Debian architecture of its libraries
 all="aarch64-linux-gnu:arm64 powerpc64le-linux-gnu:ppc64el s390x-linux-gnu:s390x
 riscv64-linux-gnu:riscv64 arm-linux-gnueabihf:armhf mips64el-linux-gnuabi64:mips64el
-sparc64-linux-gnu:sparc64 m68k-linux-gnu:m68k alpha-linux-gnu:alpha sh4-linux-gnu:sh4"
+sparc64-linux-gnu:sparc64 m68k-linux-gnu:m68k alpha-linux-gnu:alpha sh4-linux-gnu:sh4
+hppa-linux-gnu:hppa hppa64-linux-gnu:hppa arc-linux-gnu:arc"
 
 want=("$@")
 for ta in $all; do
@@ -34,8 +35,12 @@ for ta in $all; do
 		continue
 	fi
 	step "$t: fetching and unpacking gcc-12 and binutils"
-	(cd "$debs" && apt-get download -q "gcc-12-$t" "cpp-12-$t" "gcc-12-$t-base" \
-		"binutils-$t" >/dev/null) || die "$t: apt-get download failed"
+	(cd "$debs" && apt-get download -q "gcc-12-$t" "binutils-$t" >/dev/null) ||
+		die "$t: apt-get download failed"
+	# hppa64's gcc-12 package carries its own cpp and needs no -base
+	for p in "cpp-12-$t" "gcc-12-$t-base"; do
+		(cd "$debs" && apt-get download -q "$p" >/dev/null 2>&1) || true
+	done
 	for deb in "$debs"/*"$t"*.deb "$debs"/binutils-"$t"_*.deb; do
 		[ -f "$deb" ] && dpkg -x "$deb" "$dest"
 	done

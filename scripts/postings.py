@@ -4,8 +4,10 @@
 usage: postings.py group   write patches/postings from patches/series
        postings.py write   write build/postings/NN-name/ from patches/
        postings.py check   apply each part on pristine and its prerequisites,
-                           run checkpatch --strict on it, and apply all parts
-                           in order to compare the result with the series
+                           run checkpatch --strict on it, compile the objects
+                           it touches at its tip (where make check-series
+                           compiled them), and apply all parts in order to
+                           compare the result with the series
 
 patches/postings holds one part a line:
 
@@ -491,6 +493,31 @@ def checkpatch_all(files, ok):
     return findings
 
 
+def compile_part(wt, npatches, compiled):
+    """compile, at the tip of a part applied in wt, the objects of the .c
+    files the part adds or changes, each in the configuration that compiled
+    it in make check-series; compiled: the tip trees that passed before"""
+    tip = git('rev-parse', 'HEAD', cwd=wt).stdout.strip()
+    tree = git('rev-parse', 'HEAD^{tree}', cwd=wt).stdout.strip()
+    files = [f for f in git('diff', '--name-only', '--diff-filter=AM', 'HEAD~%d' % npatches, 'HEAD',
+                             '--', '*.c', cwd=wt).stdout.split()
+             if not f.startswith(('tools/', 'scripts/', 'Documentation/', 'usr/'))]
+    if not files:
+        return True, 'no .c file'
+    if tree in compiled:
+        return True, '%d .c files compile (before)' % len(files)
+    r = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'check-series.py'),
+                        '--compile-at', tip] + files, capture_output=True, text=True)
+    out = r.stdout.splitlines()
+    skipped = sum('compiled nowhere' in l for l in out)
+    if r.returncode:
+        bad = [l for l in out if 'DOES NOT COMPILE' in l] or (r.stderr.strip().splitlines() or ['?'])[-1:]
+        return False, 'COMPILE: ' + '; '.join(bad[:2])
+    compiled.add(tree)
+    return True, '%d .c files compile%s' % (len(files) - skipped,
+                                            ' (%d compiled nowhere)' % skipped if skipped else '')
+
+
 def check():
     files = series()
     allparts = parts()
@@ -502,11 +529,13 @@ def check():
     if covered != list(range(1, len(files) + 1)):
         die('patches/postings does not list every patch of the series once')
     bad = 0
-    cp_cache = os.path.join(TOP, 'build', 'postings-checkpatch.ok')
+    cp_cache = os.path.join(TOP, 'build', 'checkpatch.ok')
     ok = set(open(cp_cache).read().split()) if os.path.exists(cp_cache) else set()
     findings = checkpatch_all(files, ok)
     with open(cp_cache, 'w') as f:
         f.write('\n'.join(sorted(ok)) + '\n')
+    cc_cache = os.path.join(TOP, 'build', 'postings-compile.ok')
+    compiled = set(open(cc_cache).read().split()) if os.path.exists(cc_cache) else set()
     for name, nums, pre, subj in allparts:
         git('am', '--abort', cwd=wt, check=False)
         git('checkout', '-q', '--detach', 'pristine', cwd=wt)
@@ -523,6 +552,10 @@ def check():
             stopped = [l for l in (r.stdout + r.stderr).splitlines()
                        if l.startswith(('Applying', 'Patch failed', 'error'))]
             result = 'DOES NOT APPLY: %s' % ('; '.join(stopped[-2:]) or '?')
+        else:
+            ok_c, what = compile_part(wt, len(nums), compiled)
+            bad |= not ok_c
+            result += '; ' + what
         warn = ['%04d: %s' % (p, findings[p]) for p in nums if p in findings]
         if warn:
             bad = 1
@@ -530,6 +563,8 @@ def check():
         else:
             result += '; checkpatch --strict clean'
         step('%-34s %3d patches: %s' % (name, len(nums), result))
+        with open(cc_cache, 'w') as f:
+            f.write('\n'.join(sorted(compiled)) + '\n')
     # all parts in order give the tree of the series
     git('am', '--abort', cwd=wt, check=False)
     git('checkout', '-q', '--detach', 'pristine', cwd=wt)

@@ -1,0 +1,696 @@
+#!/usr/bin/env python3
+"""make check-series: show that every patch of the series stands on its own.
+
+For each commit of build/linux since pristine, in order:
+  - checkpatch.pl --strict on the commit as git format-patch writes it;
+  - the object of every .c file the commit adds or changes, compiled with
+    W=1 at that commit, in the allmodconfig (plus config/proof.config) of
+    the first architecture that builds it: x86_64, then the others of
+    scripts/compile-proof.sh (a file under arch/<a>/ on <a> only), then
+    the configurations of config/proof-extra.txt for the files they name.
+    An object that compiles with a warning is compiled at the commit's
+    parent too, and a warning the commit adds is a failure, as is an object
+    that fails where the parent's compiles;
+  - the aio selftests, at the commits that touch them.
+
+Compiling each commit's objects one commit at a time would cost hours, so
+the commits between two changes of a shared header (include/, arch/*/
+include/, Kconfig or Makefiles) are checked together: the objects of all of
+them are compiled at the last one, and then kbuild's own dependency list of
+each object (its .cmd file) proves that the compilation is the one of the
+object's own commit: no file it read changed between that commit and the
+last one. An object for which that is not so (a later commit of the group
+changed its source or a header it includes) is compiled again at its own
+commit. The parent's side is proved the same way.
+
+A commit that passed, all its objects compiled, is remembered in
+build/check-series.ok under its tree, its parent's tree, the configuration
+files and the host compiler, so that after a rebase only commits whose trees
+changed are compiled again (one with a file built nowhere is checked again
+each time); checkpatch's verdicts are kept under the patch text's hash in
+build/checkpatch.ok (shared with make postings).
+
+  CHECK_SERIES_ALL=1      check every commit again
+  CHECK_SERIES_FROM=rev   only the commits after rev (the others are listed
+                          as skipped, not checked)
+  CHECK_SERIES_UPTO=rev   only the commits up to rev
+"""
+import collections
+import concurrent.futures
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(TOP, 'build')
+TREE = os.environ.get('HARNESS_TREE') or os.path.join(BUILD, 'linux')
+# the worktree the commits are checked out in, one per tree
+WT = TREE + '-bisect' if os.environ.get('HARNESS_TREE') else os.path.join(BUILD, 'bisect')
+OBJ = WT + '-obj' if os.environ.get('HARNESS_TREE') else os.path.join(BUILD, 'series-proof')
+CACHE = os.path.join(BUILD, 'check-series.ok')
+CP_CACHE = os.path.join(BUILD, 'checkpatch.ok')
+PROOF_CONFIG = os.path.join(TOP, 'config', 'proof.config')
+EXCLUDE = ('tools/', 'scripts/', 'Documentation/', 'usr/')
+# arch, kbuild ARCH, CROSS_COMPILE (the order of scripts/compile-proof.sh)
+ARCHES = [
+    ('x86_64', 'x86', ''), ('i386', 'i386', ''),
+    ('arm64', 'arm64', 'aarch64-linux-gnu-'),
+    ('powerpc', 'powerpc', 'powerpc64le-linux-gnu-'),
+    ('s390', 's390', 's390x-linux-gnu-'),
+    ('riscv', 'riscv', 'riscv64-linux-gnu-'),
+    ('arm', 'arm', 'arm-linux-gnueabihf-'),
+    ('mips', 'mips', 'mips64el-linux-gnuabi64-'),
+    ('sparc', 'sparc', 'sparc64-linux-gnu-'),
+    ('m68k', 'm68k', 'm68k-linux-gnu-'),
+    ('um', 'um', ''),
+    ('alpha', 'alpha', 'alpha-linux-gnu-'),
+    ('sh', 'sh', 'sh4-linux-gnu-'),
+]
+EXTRA_TOOLCHAINS = {'parisc': ('parisc', 'hppa64-linux-gnu-'), 'arc': ('arc', 'arc-linux-gnu-')}
+
+
+def extra_configs():
+    """config/proof-extra.txt: [(name, karch, cross, target, [options], {files})]"""
+    out = []
+    tools = dict((a, (k, c)) for a, k, c in ARCHES)
+    tools.update(EXTRA_TOOLCHAINS)
+    for line in open(os.path.join(TOP, 'config', 'proof-extra.txt')):
+        if line.startswith('#') or not line.strip():
+            continue
+        if line[0].isspace():
+            out[-1][5].add(line.strip())
+            continue
+        w = line.split()
+        karch, cross = tools[w[1]]
+        out.append((w[0], karch, cross, w[2], w[3:], set()))
+    return out
+
+
+EXTRA = extra_configs()
+# what is tried, in order: the allmodconfigs, then the extra configurations
+ALL = [(a, k, c, None, ()) for a, k, c in ARCHES] + [(n, k, c, t, o) for n, k, c, t, o, f in EXTRA]
+WARN = re.compile(r'^([^ :]+\.[ch]):[0-9]+:(?:[0-9]+:)? warning: (.*)$')
+
+os.environ['PATH'] = '%s:/usr/bin:%s' % (os.path.join(BUILD, 'cross', 'usr', 'bin'), os.environ['PATH'])
+os.environ['LD_LIBRARY_PATH'] = os.path.join(BUILD, 'cross', 'usr', 'lib', 'x86_64-linux-gnu')
+os.environ.setdefault('CCACHE_DIR', os.path.join(BUILD, 'ccache-proof'))
+os.environ.setdefault('CCACHE_MAXSIZE', '8G')
+os.environ.update(KBUILD_BUILD_TIMESTAMP='2000-01-01', KBUILD_BUILD_USER='harness',
+                  KBUILD_BUILD_HOST='qemu')
+
+
+def step(msg):
+    print('==> ' + msg, flush=True)
+
+
+def die(msg):
+    print('check-series: ' + msg, file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+def git(*args, cwd=TREE):
+    return subprocess.run(['git'] + list(args), cwd=cwd, check=True,
+                          capture_output=True, text=True).stdout
+
+
+# ---------------------------------------------------------------- the series
+
+def commits():
+    revs = git('rev-list', '--reverse', 'pristine..HEAD').split()
+    out = []
+    for n, c in enumerate(revs, 1):
+        out.append(dict(n=n, c=c))
+    data = git('log', '--reverse', '--format=%H %T %P', 'pristine..HEAD').split('\n')
+    trees = {}
+    for line in data:
+        if line:
+            h, t, p = line.split()[:3]
+            trees[h] = (t, p)
+    for x in out:
+        x['tree'], x['parent'] = trees[x['c']]
+        x['ptree'] = git('rev-parse', x['parent'] + '^{tree}').strip() if x['n'] == 1 else None
+    for i, x in enumerate(out):
+        if x['ptree'] is None:
+            x['ptree'] = out[i - 1]['tree']
+        x['subject'] = git('log', '-1', '--format=%s', x['c']).strip()
+        files = git('diff-tree', '--no-commit-id', '-r', '--name-status', x['c']).splitlines()
+        x['changed'] = [l.split('\t')[-1] for l in files]
+        x['sources'] = [l.split('\t')[1] for l in files
+                        if l[0] in 'AM' and l.endswith('.c') and not l.split('\t')[1].startswith(EXCLUDE)]
+        x['added'] = {l.split('\t')[1] for l in files if l[0] == 'A'}
+        x['shared'] = any(shared_file(f) for f in x['changed'])
+        x['selftests'] = any(f.startswith(('tools/testing/selftests/aio/', 'lib/test_aio'))
+                             or f.startswith('include/uapi/') for f in x['changed'])
+    return out
+
+
+def shared_file(f):
+    """a file whose change can reach objects the commit does not name"""
+    if f.startswith(EXCLUDE) or f == 'MAINTAINERS':
+        return False
+    base = os.path.basename(f)
+    return (f.startswith('include/') or re.match(r'arch/[^/]+/include/', f) is not None
+            or base.startswith('Kconfig') or base in ('Makefile', 'Kbuild'))
+
+
+def obj_of(f):
+    """the object that compiles f: its own, or, when its folder's Makefile
+    does not name it but another .c file there includes it, that file's;
+    amdgpu names files of amdkfd, display and pm through ../ paths"""
+    m = re.match(r'drivers/gpu/drm/amd/(amdkfd|display|pm)/(.*)\.c$', f)
+    if m:
+        return 'drivers/gpu/drm/amd/amdgpu/../%s/%s.o' % (m.group(1), m.group(2))
+    d, b = os.path.dirname(f), os.path.basename(f)[:-2]
+    named = False
+    for mk in ('Makefile', 'Kbuild'):
+        p = os.path.join(TREE, d, mk)
+        if os.path.exists(p) and re.search(r'\b%s\.o\b' % re.escape(b), open(p, errors='replace').read()):
+            named = True
+    if not named and os.path.isdir(os.path.join(TREE, d)):
+        for g in sorted(os.listdir(os.path.join(TREE, d))):
+            if g.endswith('.c'):
+                txt = open(os.path.join(TREE, d, g), errors='replace').read()
+                if re.search(r'^#\s*include\s+"%s\.c"' % re.escape(b), txt, re.M):
+                    b = g[:-2]
+                    break
+    return '%s/%s.o' % (d, b)
+
+
+def arch_of_file(f):
+    m = re.match(r'arch/([^/]+)/', f)
+    if not m:
+        return None
+    return {'x86': ['x86_64', 'i386']}.get(m.group(1), [a for a, k, c in ARCHES if k == m.group(1)])
+
+
+# ---------------------------------------------------------------- building
+
+class Arch:
+    def __init__(self, name, karch, cross, target=None, options=()):
+        self.name, self.karch, self.cross = name, karch, cross
+        self.target, self.options = target, list(options)
+        self.obj = os.path.join(OBJ, name)
+        self.at = None
+
+    def make(self, *targets, jobs=None, log=None):
+        cmd = ['make', '-C', WT, 'O=' + self.obj, 'ARCH=' + self.karch]
+        if self.cross:
+            cmd.append('CROSS_COMPILE=' + self.cross)
+        cmd += ['CC=ccache %sgcc' % self.cross, '-j%d' % (jobs or os.cpu_count() or 2)]
+        cmd += list(targets)
+        r = subprocess.run(cmd, capture_output=True, text=True, errors='replace')
+        if log:
+            with open(log, 'a') as f:
+                f.write(r.stdout + r.stderr)
+        return r
+
+    def key(self):
+        h = hashlib.sha1()
+        h.update(open(PROOF_CONFIG, 'rb').read() if not self.target else
+                 ' '.join([self.target] + self.options).encode())
+        h.update(subprocess.run([self.cross + 'gcc', '--version'], capture_output=True).stdout.split(b'\n')[0])
+        h.update(git('ls-files', '-s', '--', '*Kconfig*', 'arch/*/Makefile', cwd=WT).encode())
+        return h.hexdigest()[:12]
+
+    def checkout(self, c):
+        """the worktree at c, this architecture's folder configured for it"""
+        if self.at != c:
+            git('checkout', '-q', '--detach', c, cwd=WT)
+            self.at = c
+        k = self.key()
+        kf = os.path.join(self.obj, '.proof-key')
+        if os.path.exists(kf) and open(kf).read().strip() == k:
+            return
+        os.makedirs(self.obj, exist_ok=True)
+        if os.path.exists(kf):
+            os.unlink(kf)
+        log = os.path.join(self.obj, 'config.log')
+        open(log, 'w').close()
+        if self.target:
+            ok = self.configure_extra(log)
+        else:
+            ok = not self.make('KCONFIG_ALLCONFIG=' + PROOF_CONFIG, 'allmodconfig', log=log).returncode
+        if not ok or self.make('modules_prepare', log=log).returncode:
+            die('%s: configuration failed at %s (%s)' % (self.name, c[:12], log))
+        with open(kf, 'w') as f:
+            f.write(k + '\n')
+
+    def configure_extra(self, log):
+        """the target (a defconfig), the options on top, olddefconfig"""
+        if self.make(self.target, log=log).returncode:
+            return False
+        flag = {'y': '--enable', 'm': '--module', 'n': '--disable'}
+        for o in self.options + ['CONFIG_WERROR=n']:
+            k, v = o.split('=')
+            subprocess.run([os.path.join(WT, 'scripts', 'config'), '--file',
+                            os.path.join(self.obj, '.config'), flag[v], k], check=True)
+        if self.make('olddefconfig', log=log).returncode:
+            return False
+        have = open(os.path.join(self.obj, '.config')).read().split('\n')
+        return all(o in have for o in self.options)
+
+    def build(self, objs, log):
+        """compile objs at the current commit; returns {obj: (built, warnings,
+        deps)}: warnings a Counter of "file: message", deps the source files
+        kbuild lists for the object"""
+        objs = sorted(set(objs))
+        for o in objs:
+            p = os.path.join(self.obj, o)
+            if os.path.exists(p):
+                os.unlink(p)
+        open(log, 'w').close()
+        self.make('W=1', '-k', *objs, log=log)
+        missing = [o for o in objs if not os.path.exists(os.path.join(self.obj, o))]
+        if missing:
+            # kbuild can compile one object twice at once (built-in and
+            # module), and one of the two compilers then fails
+            self.make('W=1', '-k', *missing, jobs=1, log=log)
+        warns = collections.Counter()
+        for line in open(log, errors='replace'):
+            m = WARN.match(line.rstrip('\n'))
+            if m:
+                f = m.group(1)
+                if f.startswith(WT + '/'):
+                    f = f[len(WT) + 1:]
+                f = re.sub(r'^(\.\./)+', '', f)
+                f = os.path.normpath(f)
+                warns['%s: %s' % (f, m.group(2))] += 1
+        out = {}
+        for o in objs:
+            p = os.path.normpath(os.path.join(self.obj, o))
+            built = os.path.exists(p)
+            deps = set()
+            cmd = os.path.join(os.path.dirname(p), '.' + os.path.basename(p) + '.cmd')
+            if built and os.path.exists(cmd):
+                for tok in open(cmd, errors='replace').read().split():
+                    if tok.startswith(WT + '/'):
+                        deps.add(tok[len(WT) + 1:])
+            out[o] = (built, warns, deps)
+        return out
+
+
+# ---------------------------------------------------------------- checkpatch
+
+def obsolete_files():
+    out = set()
+    for line in open(os.path.join(TOP, 'config', 'obsolete-changes.txt')):
+        if line.strip() and not line.startswith('#'):
+            out.add(line.split()[0])
+    return out
+
+
+def checkpatch(series):
+    """{n: first message} for the commits whose patch checkpatch --strict
+    finds something in (but the accepted OBSOLETE warnings)"""
+    tmp = tempfile.mkdtemp()
+    try:
+        subprocess.run(['git', '-c', 'diff.suppressBlankEmpty=true', 'format-patch', '-q', '--numbered',
+                        '--zero-commit', '--no-signature', '--subject-prefix=PATCH', '-o', tmp,
+                        'pristine..HEAD'], cwd=TREE, check=True)
+        files = sorted(os.listdir(tmp))
+        ok = set(open(CP_CACHE).read().split()) if os.path.exists(CP_CACHE) else set()
+        accepted = obsolete_files()
+        todo = {}
+        for n, f in enumerate(files, 1):
+            p = os.path.join(tmp, f)
+            key = hashlib.sha1(open(p, 'rb').read()).hexdigest()
+            if key not in ok:
+                todo[n] = (p, key)
+        step('checkpatch --strict: %d patches, %d checked before' % (len(todo), len(files) - len(todo)))
+
+        def one(p):
+            out = subprocess.run(['perl', 'scripts/checkpatch.pl', '--strict', '-q', p], cwd=TREE,
+                                 capture_output=True, text=True).stdout
+            keep = []
+            for m in out.splitlines():
+                if not re.match(r'(ERROR|WARNING|CHECK):', m):
+                    continue
+                o = re.match(r"WARNING: (\S+) is marked as 'obsolete'", m)
+                if not (o and o.group(1) in accepted):
+                    keep.append(m)
+            return keep
+        bad = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+            futs = {ex.submit(one, p): (n, key) for n, (p, key) in todo.items()}
+            for fut in concurrent.futures.as_completed(futs):
+                n, key = futs[fut]
+                msgs = fut.result()
+                if msgs:
+                    bad[n] = msgs[0]
+                else:
+                    ok.add(key)
+        with open(CP_CACHE, 'w') as f:
+            f.write('\n'.join(sorted(ok)) + '\n')
+        return bad
+    finally:
+        shutil.rmtree(tmp)
+
+
+# ---------------------------------------------------------------- objects
+
+def changed_between(a, b):
+    if a == b:
+        return set()
+    return set(git('diff', '--name-only', a, b).split())
+
+
+def relevant_warnings(warns, f, deps):
+    """the warnings of an object: in its source, and in the headers it read"""
+    out = collections.Counter()
+    for k, v in warns.items():
+        w = k.split(': ')[0]
+        if w == f or (w.endswith('.h') and w in deps):
+            out[k] = v
+    return out
+
+
+def check_objects(series, todo, logdir):
+    """compile the objects of the commits in todo; returns {n: [problems]},
+    {n: [(file, arch)]} and the (commit, file) pairs built nowhere"""
+    problems = collections.defaultdict(list)
+    where = collections.defaultdict(list)
+    queue = collections.defaultdict(list)     # arch: [(commit, file)]
+    for x in todo:
+        for f in x['sources']:
+            queue[(arch_of_file(f) or ['x86_64'])[0]].append((x, f))
+    nowhere = []
+    for name, karch, cross, target, options in ALL:
+        items = queue.pop(name, [])
+        if not items:
+            continue
+        if cross and not shutil.which(cross + 'gcc'):
+            step('%s: %sgcc missing (scripts/install-cross.sh); %d files not tried there'
+                 % (name, cross, len(items)))
+            nowhere += next_arch(name, items, queue)
+            continue
+        arch = Arch(name, karch, cross, target, options)
+        t0 = time.time()
+        nbuilt = 0
+        bycommit = collections.OrderedDict()
+        for x, f in sorted(items, key=lambda i: i[0]['n']):
+            bycommit.setdefault(x['n'], (x, []))[1].append(f)
+        work = [bycommit[n][0] for n in bycommit]
+        gs = groups_of(series, work)
+        step('%s: %d files of %d commits, in %d groups' % (name, len(items), len(work), len(gs)))
+        unplaced = []
+
+        def log(tag, n):
+            return os.path.join(logdir, '%s-%04d-%s.log' % (name, n, tag))
+
+        def own(x, f, o):
+            arch.checkout(x['c'])
+            built, warns, deps = arch.build([o], log('own', x['n']))[o]
+            return built, relevant_warnings(warns, f, deps)
+
+        def parent(x, f, o):
+            arch.checkout(x['parent'])
+            built, warns, deps = arch.build([o], log('parent', x['n']))[o]
+            return built, relevant_warnings(warns, f, deps)
+
+        for gi, g in enumerate(gs):
+            last = g[-1]
+            objs = {(x['n'], f): obj_of(f) for x in g for f in bycommit[x['n']][1]}
+            arch.checkout(last['c'])
+            res = arch.build(objs.values(), log('group', last['n']))
+            ok, need_parent = [], []    # (x, f, warnings at x, or None: fails)
+            for x in g:
+                moved = changed_between(x['c'], last['c'])
+                for f in bycommit[x['n']][1]:
+                    o = objs[(x['n'], f)]
+                    built, warns, deps = res[o]
+                    if built and (not deps or deps & moved or f in moved):
+                        built, fw = own(x, f, o)
+                        confirmed = True
+                    else:
+                        fw = relevant_warnings(warns, f, deps) if built else None
+                        confirmed = built
+                    if built and not fw:
+                        ok.append((x, f))
+                    else:
+                        need_parent.append((x, f, fw if built else None, confirmed))
+            # the parents' side, at the group's base where kbuild's lists
+            # show it is the parent's compilation
+            base = g[0]['parent']
+            pres = {}
+            todo_p = [(x, f) for x, f, fw, c in need_parent if f not in x['added']]
+            if todo_p:
+                arch.checkout(base)
+                pres = arch.build([objs[(x['n'], f)] for x, f in todo_p], log('base', g[0]['n']))
+            for x, f, fw, confirmed in need_parent:
+                o = objs[(x['n'], f)]
+                if f in x['added']:
+                    pbuilt, pw = False, collections.Counter()
+                else:
+                    pbuilt, pwarns, pdeps = pres[o]
+                    moved = changed_between(base, x['parent'])
+                    if pbuilt and pdeps and not (pdeps & moved or f in moved):
+                        pw = relevant_warnings(pwarns, f, pdeps)
+                    elif not pbuilt and fw is None and not confirmed:
+                        # fails at the group's base and at its end: an
+                        # object this configuration does not build
+                        unplaced.append((x, f))
+                        continue
+                    else:
+                        pbuilt, pw = parent(x, f, o)
+                if fw is None and not confirmed and pbuilt:
+                    built, fw = own(x, f, o)
+                    if not built:
+                        fw = None
+                if fw is None:
+                    if pbuilt:
+                        problems[x['n']].append('%s fails to compile on %s, where it compiles'
+                                                ' before the patch' % (f, name))
+                    else:
+                        unplaced.append((x, f))
+                    continue
+                new = fw - pw
+                if new:
+                    problems[x['n']].append('%s: new warning on %s: %s' % (f, name, sorted(new)[0]))
+                else:
+                    ok.append((x, f))
+            for x, f in ok:
+                where[x['n']].append((f, name))
+            nbuilt += len(ok)
+            if (gi + 1) % 20 == 0:
+                step('%s: %d of %d groups, %d s' % (name, gi + 1, len(gs), time.time() - t0))
+        step('%s: %d files compiled, %d not built here, %d s'
+             % (name, nbuilt, len(unplaced), time.time() - t0))
+        nowhere += next_arch(name, unplaced, queue)
+    return problems, where, nowhere
+
+
+def next_arch(name, items, queue):
+    """queue items on the next architecture that may build them; returns the
+    ones no later architecture may build"""
+    names = [a[0] for a in ALL]
+    left = []
+    for x, f in items:
+        allowed = (arch_of_file(f) or [a for a, k, c in ARCHES]) + [e[0] for e in EXTRA if f in e[5]]
+        later = [a for a in names[names.index(name) + 1:] if a in allowed]
+        if later:
+            queue[later[0]].append((x, f))
+        else:
+            left.append((x, f))
+    return left
+
+
+def groups_of(series, work):
+    """cut the commits in work (in order) where the series changes a shared
+    file: at a shared commit, which is its own group"""
+    byn = {x['n']: x for x in series}
+    out, cur = [], []
+    prev = None
+    for x in work:
+        if prev is not None:
+            between = [byn[n] for n in range(prev['n'] + 1, x['n'])]
+            if any(y['shared'] for y in between):
+                out.append(cur)
+                cur = []
+        if x['shared']:
+            if cur:
+                out.append(cur)
+            out.append([x])
+            cur = []
+        else:
+            cur.append(x)
+        prev = x
+    if cur:
+        out.append(cur)
+    return [g for g in out if g]
+
+
+# ---------------------------------------------------------------- selftests
+
+def check_selftests(todo, logdir):
+    problems = {}
+    arch = Arch('x86_64', 'x86', '')
+    for x in todo:
+        if not x['selftests']:
+            continue
+        arch.checkout(x['c'])
+        out = os.path.join(arch.obj, 'kselftest', 'aio')
+        os.makedirs(out, exist_ok=True)
+        log = os.path.join(logdir, 'selftests-%04d.log' % x['n'])
+        r = arch.make('-s', 'headers', log=log)
+        r2 = subprocess.run(['make', '-C', os.path.join(WT, 'tools/testing/selftests/aio'), '-s',
+                             'OUTPUT=' + out, 'KHDR_INCLUDES=-isystem %s/usr/include' % arch.obj],
+                            capture_output=True, text=True)
+        with open(log, 'a') as f:
+            f.write(r2.stdout + r2.stderr)
+        if r.returncode or r2.returncode:
+            problems[x['n']] = 'aio selftests fail to build (%s)' % os.path.relpath(log, TOP)
+    return problems
+
+
+# ---------------------------------------------------------------- one tree
+
+PLACED = os.path.join(OBJ, 'placed.txt')
+
+
+def read_placed():
+    out = {}
+    if os.path.exists(PLACED):
+        for line in open(PLACED):
+            f, a = line.split()
+            out[f] = a
+    return out
+
+
+def compile_at(commit, files):
+    """compile the objects of files at commit, each in the configuration
+    that compiled it in the series; prints a line for each and returns
+    whether all compiled (a file the series compiled nowhere is skipped)"""
+    placed = read_placed()
+    byconf = collections.defaultdict(list)
+    good = True
+    for f in files:
+        if f in placed:
+            byconf[placed[f]].append(f)
+        else:
+            print('%s: compiled nowhere in the series, skipped' % f)
+    for name, karch, cross, target, options in ALL:
+        fs = byconf.get(name)
+        if not fs:
+            continue
+        arch = Arch(name, karch, cross, target, options)
+        arch.checkout(commit)
+        objs = {f: obj_of(f) for f in fs}
+        res = arch.build(objs.values(), os.path.join(OBJ, 'compile-at.log'))
+        for f in fs:
+            ok = res[objs[f]][0]
+            good = good and ok
+            print('%s: %s on %s' % (f, 'compiles' if ok else 'DOES NOT COMPILE', name))
+    return good
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    if not os.path.isdir(os.path.join(TREE, '.git')):
+        die('build/linux missing: run make tree first')
+    if not os.path.exists(os.path.join(WT, '.git')):
+        git('worktree', 'prune')
+        git('worktree', 'add', '-q', '--detach', WT, 'pristine')
+    t_start = time.time()
+    series = commits()
+    # what decides a result besides the trees: the configurations and the
+    # host compiler (Debian's cross compilers are pinned by the release)
+    env = hashlib.sha1(b'objects-v2')
+    env.update(open(PROOF_CONFIG, 'rb').read())
+    env.update(open(os.path.join(TOP, 'config', 'proof-extra.txt'), 'rb').read())
+    env.update(subprocess.run(['gcc', '--version'], capture_output=True).stdout.split(b'\n')[0])
+    envkey = env.hexdigest()[:12]
+    cache = set()
+    if os.environ.get('CHECK_SERIES_ALL') != '1' and os.path.exists(CACHE):
+        cache = set(open(CACHE).read().splitlines())
+    first = 1
+    if os.environ.get('CHECK_SERIES_FROM'):
+        try:
+            frm = git('rev-parse', '--verify', os.environ['CHECK_SERIES_FROM'] + '^{commit}').strip()
+        except subprocess.CalledProcessError:
+            die('CHECK_SERIES_FROM=%s: no such commit' % os.environ['CHECK_SERIES_FROM'])
+        nums = [x['n'] for x in series if x['c'] == frm]
+        if not nums:
+            die('CHECK_SERIES_FROM=%s is not in the series' % os.environ['CHECK_SERIES_FROM'])
+        first = nums[0] + 1
+    upto = len(series)
+    if os.environ.get('CHECK_SERIES_UPTO'):
+        nums = [x['n'] for x in series
+                if x['c'] == git('rev-parse', '--verify', os.environ['CHECK_SERIES_UPTO'] + '^{commit}').strip()]
+        if not nums:
+            die('CHECK_SERIES_UPTO=%s is not in the series' % os.environ['CHECK_SERIES_UPTO'])
+        upto = nums[0]
+    for x in series:
+        x['key'] = '%s %s %s' % (x['tree'], x['ptree'], envkey)
+    todo = [x for x in series if first <= x['n'] <= upto and x['key'] not in cache]
+    todo_n = {x['n'] for x in todo}
+    nskip = first - 1 + len(series) - upto
+    step('%d commits: %d to compile, %d checked before, %d skipped'
+         % (len(series), len(todo), len(series) - nskip - len(todo), nskip))
+    logdir = os.path.join(OBJ, 'logs')
+    shutil.rmtree(logdir, ignore_errors=True)
+    os.makedirs(logdir)
+    cp_bad = checkpatch(series)
+    problems, where, nowhere = check_objects(series, todo, logdir)
+    st_bad = check_selftests(todo, logdir)
+    git('checkout', '-q', '--detach', 'pristine', cwd=WT)
+    nowhere_of = collections.defaultdict(list)
+    for x, f in nowhere:
+        nowhere_of[x['n']].append(f)
+    bad = 0
+    with open(CACHE, 'a') as cf:
+        for x in series:
+            n = x['n']
+            if n < first or n > upto:
+                continue
+            probs = list(problems.get(n, []))
+            if n in st_bad:
+                probs.append(st_bad[n])
+            if n in cp_bad:
+                probs.append('checkpatch: ' + cp_bad[n])
+            if n not in todo_n:
+                res = 'ok, compiled before' + ('' if n not in cp_bad else '; ' + probs[-1])
+                if n in cp_bad:
+                    bad += 1
+            elif probs:
+                res = probs[0] + (' (and %d more)' % (len(probs) - 1) if len(probs) > 1 else '')
+                bad += 1
+            else:
+                arches = sorted({a for f, a in where.get(n, [])})
+                nb = len(where.get(n, []))
+                res = 'ok'
+                if nb:
+                    res += ': %d object%s (%s)' % (nb, 's' if nb > 1 else '', ', '.join(arches))
+                if nowhere_of.get(n):
+                    res += '; built nowhere: ' + ', '.join(nowhere_of[n])
+                if x['selftests']:
+                    res += '; aio selftests'
+                if not nowhere_of.get(n):
+                    cf.write(x['key'] + '\n')
+            print('%04d %-60.60s %s' % (n, x['subject'], res), flush=True)
+    # where each file compiled, for make postings (compile_at below)
+    placed = read_placed()
+    for n, lst in where.items():
+        for f, a in lst:
+            placed[f] = a
+    with open(PLACED, 'w') as pf:
+        pf.write(''.join('%s %s\n' % kv for kv in sorted(placed.items())))
+    secs = int(time.time() - t_start)
+    nfiles = sum(len(x['sources']) for x in todo)
+    step('%d commits, %d compiled now (%d files), %d before, %d skipped; %d files built nowhere; %d s'
+         % (len(series), len(todo), nfiles, len(series) - nskip - len(todo), nskip,
+            len(nowhere), secs))
+    if bad:
+        die('%d patches do not stand on their own (see above; logs in %s)' % (bad, os.path.relpath(logdir, TOP)))
+
+
+if __name__ == '__main__':
+    if len(sys.argv) > 2 and sys.argv[1] == '--compile-at':
+        # check-series.py --compile-at <commit> <file.c>...: make postings
+        sys.exit(0 if compile_at(sys.argv[2], sys.argv[3:]) else 1)
+    main()
