@@ -190,6 +190,10 @@ def arch_of_file(f):
 
 # ---------------------------------------------------------------- building
 
+class ConfigError(Exception):
+    pass
+
+
 class Arch:
     def __init__(self, name, karch, cross, target=None, options=()):
         self.name, self.karch, self.cross = name, karch, cross
@@ -236,7 +240,8 @@ class Arch:
         else:
             ok = not self.make('KCONFIG_ALLCONFIG=' + PROOF_CONFIG, 'allmodconfig', log=log).returncode
         if not ok or self.make('modules_prepare', log=log).returncode:
-            die('%s: configuration failed at %s (%s)' % (self.name, c[:12], log))
+            raise ConfigError('%s: configuration failed at %s (%s)'
+                              % (self.name, c[:12], os.path.relpath(log, TOP)))
         with open(kf, 'w') as f:
             f.write(k + '\n')
 
@@ -252,7 +257,17 @@ class Arch:
         if self.make('olddefconfig', log=log).returncode:
             return False
         have = open(os.path.join(self.obj, '.config')).read().split('\n')
-        return all(o in have for o in self.options)
+        for o in self.options:
+            k, v = o.split('=')
+            if (o if v != 'n' else '%s=y' % k) not in have and v != 'n':
+                with open(log, 'a') as f:
+                    f.write('check-series: %s did not stick\n' % o)
+                return False
+            if v == 'n' and ('%s=y' % k in have or '%s=m' % k in have):
+                with open(log, 'a') as f:
+                    f.write('check-series: %s did not stick\n' % o)
+                return False
+        return True
 
     def build(self, objs, log):
         """compile objs at the current commit; returns {obj: (built, warnings,
@@ -375,10 +390,14 @@ def check_objects(series, todo, logdir):
     problems = collections.defaultdict(list)
     where = collections.defaultdict(list)
     queue = collections.defaultdict(list)     # arch: [(commit, file)]
+    nowhere = []
     for x in todo:
         for f in x['sources']:
-            queue[(arch_of_file(f) or ['x86_64'])[0]].append((x, f))
-    nowhere = []
+            allowed = allowed_for(f)
+            if allowed:
+                queue[allowed[0]].append((x, f))
+            else:
+                nowhere.append((x, f))
     for name, karch, cross, target, options in ALL:
         items = queue.pop(name, [])
         if not items:
@@ -389,99 +408,125 @@ def check_objects(series, todo, logdir):
             nowhere += next_arch(name, items, queue)
             continue
         arch = Arch(name, karch, cross, target, options)
-        t0 = time.time()
-        nbuilt = 0
-        bycommit = collections.OrderedDict()
-        for x, f in sorted(items, key=lambda i: i[0]['n']):
-            bycommit.setdefault(x['n'], (x, []))[1].append(f)
-        work = [bycommit[n][0] for n in bycommit]
-        gs = groups_of(series, work)
-        step('%s: %d files of %d commits, in %d groups' % (name, len(items), len(work), len(gs)))
-        unplaced = []
-
-        def log(tag, n):
-            return os.path.join(logdir, '%s-%04d-%s.log' % (name, n, tag))
-
-        def own(x, f, o):
-            arch.checkout(x['c'])
-            built, warns, deps = arch.build([o], log('own', x['n']))[o]
-            return built, relevant_warnings(warns, f, deps)
-
-        def parent(x, f, o):
-            arch.checkout(x['parent'])
-            built, warns, deps = arch.build([o], log('parent', x['n']))[o]
-            return built, relevant_warnings(warns, f, deps)
-
-        for gi, g in enumerate(gs):
-            last = g[-1]
-            objs = {(x['n'], f): obj_of(f) for x in g for f in bycommit[x['n']][1]}
-            arch.checkout(last['c'])
-            res = arch.build(objs.values(), log('group', last['n']))
-            ok, need_parent = [], []    # (x, f, warnings at x, or None: fails)
-            for x in g:
-                moved = changed_between(x['c'], last['c'])
-                for f in bycommit[x['n']][1]:
-                    o = objs[(x['n'], f)]
-                    built, warns, deps = res[o]
-                    if built and (not deps or deps & moved or f in moved):
-                        built, fw = own(x, f, o)
-                        confirmed = True
-                    else:
-                        fw = relevant_warnings(warns, f, deps) if built else None
-                        confirmed = built
-                    if built and not fw:
-                        ok.append((x, f))
-                    else:
-                        need_parent.append((x, f, fw if built else None, confirmed))
-            # the parents' side, at the group's base where kbuild's lists
-            # show it is the parent's compilation
-            base = g[0]['parent']
-            pres = {}
-            todo_p = [(x, f) for x, f, fw, c in need_parent if f not in x['added']]
-            if todo_p:
-                arch.checkout(base)
-                pres = arch.build([objs[(x['n'], f)] for x, f in todo_p], log('base', g[0]['n']))
-            for x, f, fw, confirmed in need_parent:
-                o = objs[(x['n'], f)]
-                if f in x['added']:
-                    pbuilt, pw = False, collections.Counter()
-                else:
-                    pbuilt, pwarns, pdeps = pres[o]
-                    moved = changed_between(base, x['parent'])
-                    if pbuilt and pdeps and not (pdeps & moved or f in moved):
-                        pw = relevant_warnings(pwarns, f, pdeps)
-                    elif not pbuilt and fw is None and not confirmed:
-                        # fails at the group's base and at its end: an
-                        # object this configuration does not build
-                        unplaced.append((x, f))
-                        continue
-                    else:
-                        pbuilt, pw = parent(x, f, o)
-                if fw is None and not confirmed and pbuilt:
-                    built, fw = own(x, f, o)
-                    if not built:
-                        fw = None
-                if fw is None:
-                    if pbuilt:
-                        problems[x['n']].append('%s fails to compile on %s, where it compiles'
-                                                ' before the patch' % (f, name))
-                    else:
-                        unplaced.append((x, f))
-                    continue
-                new = fw - pw
-                if new:
-                    problems[x['n']].append('%s: new warning on %s: %s' % (f, name, sorted(new)[0]))
-                else:
-                    ok.append((x, f))
-            for x, f in ok:
-                where[x['n']].append((f, name))
-            nbuilt += len(ok)
-            if (gi + 1) % 20 == 0:
-                step('%s: %d of %d groups, %d s' % (name, gi + 1, len(gs), time.time() - t0))
-        step('%s: %d files compiled, %d not built here, %d s'
-             % (name, nbuilt, len(unplaced), time.time() - t0))
-        nowhere += next_arch(name, unplaced, queue)
+        try:
+            nowhere += prove_arch(arch, series, items, problems, where, queue, logdir)
+        except ConfigError as e:
+            step(str(e))
+            for x, f in items:
+                problems[x['n']].append('%s: %s' % (f, e))
     return problems, where, nowhere
+
+
+def prove_arch(arch, series, items, problems, where, queue, logdir):
+    """compile items on arch; returns the items no later configuration may
+    build"""
+    name = arch.name
+    t0 = time.time()
+    nbuilt = 0
+    bycommit = collections.OrderedDict()
+    for x, f in sorted(items, key=lambda i: i[0]['n']):
+        bycommit.setdefault(x['n'], (x, []))[1].append(f)
+    work = [bycommit[n][0] for n in bycommit]
+    gs = groups_of(series, work)
+    step('%s: %d files of %d commits, in %d groups' % (name, len(items), len(work), len(gs)))
+    unplaced = []
+
+    def log(tag, n):
+        return os.path.join(logdir, '%s-%04d-%s.log' % (name, n, tag))
+
+    def own(x, f, o):
+        arch.checkout(x['c'])
+        built, warns, deps = arch.build([o], log('own', x['n']))[o]
+        return built, relevant_warnings(warns, f, deps)
+
+    def parent(x, f, o):
+        arch.checkout(x['parent'])
+        built, warns, deps = arch.build([o], log('parent', x['n']))[o]
+        return built, relevant_warnings(warns, f, deps)
+
+    for gi, g in enumerate(gs):
+        last = g[-1]
+        objs = {(x['n'], f): obj_of(f) for x in g for f in bycommit[x['n']][1]}
+        arch.checkout(last['c'])
+        res = arch.build(objs.values(), log('group', last['n']))
+        ok, need_parent = [], []    # (x, f, warnings at x, or None: fails)
+        for x in g:
+            moved = changed_between(x['c'], last['c'])
+            for f in bycommit[x['n']][1]:
+                o = objs[(x['n'], f)]
+                built, warns, deps = res[o]
+                fw = relevant_warnings(warns, f, deps) if built else None
+                # A header's warning in a build of many objects cannot be
+                # told apart between them: compile this one alone.
+                shared_warning = fw and any(k.split(': ')[0] != f for k in fw)
+                if built and (not deps or deps & moved or f in moved or shared_warning):
+                    built, fw = own(x, f, o)
+                    confirmed = True
+                else:
+                    confirmed = built
+                if built and not fw:
+                    ok.append((x, f))
+                else:
+                    need_parent.append((x, f, fw if built else None, confirmed))
+        # the parents' side, at the group's base where kbuild's lists
+        # show it is the parent's compilation
+        base = g[0]['parent']
+        pres = {}
+        todo_p = [(x, f) for x, f, fw, c in need_parent if f not in x['added']]
+        if todo_p:
+            arch.checkout(base)
+            pres = arch.build([objs[(x['n'], f)] for x, f in todo_p], log('base', g[0]['n']))
+        for x, f, fw, confirmed in need_parent:
+            o = objs[(x['n'], f)]
+            if f in x['added']:
+                pbuilt, pw = False, collections.Counter()
+            else:
+                pbuilt, pwarns, pdeps = pres[o]
+                moved = changed_between(base, x['parent'])
+                if pbuilt and pdeps and not (pdeps & moved or f in moved) and \
+                   not any(k.split(': ')[0] != f for k in fw or ()):
+                    pw = relevant_warnings(pwarns, f, pdeps)
+                elif not pbuilt and fw is None and not confirmed:
+                    # fails at the group's base and at its end: an
+                    # object this configuration does not build
+                    unplaced.append((x, f))
+                    continue
+                else:
+                    pbuilt, pw = parent(x, f, o)
+            if fw is None and not confirmed and pbuilt:
+                built, fw = own(x, f, o)
+                if not built:
+                    fw = None
+            if fw is None:
+                if pbuilt:
+                    problems[x['n']].append('%s fails to compile on %s, where it compiles'
+                                            ' before the patch' % (f, name))
+                else:
+                    unplaced.append((x, f))
+                continue
+            new = fw - pw
+            if new:
+                problems[x['n']].append('%s: new warning on %s: %s' % (f, name, sorted(new)[0]))
+            else:
+                ok.append((x, f))
+        for x, f in ok:
+            where[x['n']].append((f, name))
+        nbuilt += len(ok)
+        if (gi + 1) % 20 == 0:
+            step('%s: %d of %d groups, %d s' % (name, gi + 1, len(gs), time.time() - t0))
+    step('%s: %d files compiled, %d not built here, %d s'
+         % (name, nbuilt, len(unplaced), time.time() - t0))
+    return next_arch(name, unplaced, queue)
+
+
+def allowed_for(f):
+    """the configurations that may build f, in order: a file under arch/<a>/
+    only <a>'s, any other every allmodconfig; then the extra configurations
+    that name it"""
+    arches = arch_of_file(f)
+    if arches is None:
+        arches = [a for a, k, c in ARCHES]
+    return arches + [e[0] for e in EXTRA if f in e[5]]
 
 
 def next_arch(name, items, queue):
@@ -490,7 +535,7 @@ def next_arch(name, items, queue):
     names = [a[0] for a in ALL]
     left = []
     for x, f in items:
-        allowed = (arch_of_file(f) or [a for a, k, c in ARCHES]) + [e[0] for e in EXTRA if f in e[5]]
+        allowed = allowed_for(f)
         later = [a for a in names[names.index(name) + 1:] if a in allowed]
         if later:
             queue[later[0]].append((x, f))
@@ -578,7 +623,12 @@ def compile_at(commit, files):
         if not fs:
             continue
         arch = Arch(name, karch, cross, target, options)
-        arch.checkout(commit)
+        try:
+            arch.checkout(commit)
+        except ConfigError as e:
+            print('%s: %s' % (', '.join(fs), e))
+            good = False
+            continue
         objs = {f: obj_of(f) for f in fs}
         res = arch.build(objs.values(), os.path.join(OBJ, 'compile-at.log'))
         for f in fs:

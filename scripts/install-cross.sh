@@ -37,11 +37,12 @@ for ta in $all; do
 	step "$t: fetching and unpacking gcc-12 and binutils"
 	(cd "$debs" && apt-get download -q "gcc-12-$t" "binutils-$t" >/dev/null) ||
 		die "$t: apt-get download failed"
-	# hppa64's gcc-12 package carries its own cpp and needs no -base
-	for p in "cpp-12-$t" "gcc-12-$t-base"; do
+	# hppa64's gcc-12 package carries its own cpp and needs no -base;
+	# parisc's 64-bit kernel links its 32-bit vdso with hppa's libgcc.a
+	for p in "cpp-12-$t" "gcc-12-$t-base" "libgcc-12-dev-${ta#*:}-cross"; do
 		(cd "$debs" && apt-get download -q "$p" >/dev/null 2>&1) || true
 	done
-	for deb in "$debs"/*"$t"*.deb "$debs"/binutils-"$t"_*.deb; do
+	for deb in "$debs"/*"$t"*.deb "$debs"/binutils-"$t"_*.deb "$debs"/libgcc-12-dev-"${ta#*:}"-cross_*.deb; do
 		[ -f "$deb" ] && dpkg -x "$deb" "$dest"
 	done
 	ln -sf "$t-gcc-12" "$dest/usr/bin/$t-gcc"
