@@ -46,6 +46,10 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import postings  # noqa: E402  (its checkpatch filter)
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(TOP, 'build')
 TREE = os.environ.get('HARNESS_TREE') or os.path.join(BUILD, 'linux')
@@ -311,14 +315,6 @@ class Arch:
 
 # ---------------------------------------------------------------- checkpatch
 
-def obsolete_files():
-    out = set()
-    for line in open(os.path.join(TOP, 'config', 'obsolete-changes.txt')):
-        if line.strip() and not line.startswith('#'):
-            out.add(line.split()[0])
-    return out
-
-
 def checkpatch(series):
     """{n: first message} for the commits whose patch checkpatch --strict
     finds something in (but the accepted OBSOLETE warnings)"""
@@ -327,38 +323,10 @@ def checkpatch(series):
         subprocess.run(['git', '-c', 'diff.suppressBlankEmpty=true', 'format-patch', '-q', '--numbered',
                         '--zero-commit', '--no-signature', '--subject-prefix=PATCH', '-o', tmp,
                         'pristine..HEAD'], cwd=TREE, check=True)
-        files = sorted(os.listdir(tmp))
+        files = [os.path.join(tmp, f) for f in sorted(os.listdir(tmp))]
         ok = set(open(CP_CACHE).read().split()) if os.path.exists(CP_CACHE) else set()
-        accepted = obsolete_files()
-        todo = {}
-        for n, f in enumerate(files, 1):
-            p = os.path.join(tmp, f)
-            key = hashlib.sha1(open(p, 'rb').read()).hexdigest()
-            if key not in ok:
-                todo[n] = (p, key)
-        step('checkpatch --strict: %d patches, %d checked before' % (len(todo), len(files) - len(todo)))
-
-        def one(p):
-            out = subprocess.run(['perl', 'scripts/checkpatch.pl', '--strict', '-q', p], cwd=TREE,
-                                 capture_output=True, text=True).stdout
-            keep = []
-            for m in out.splitlines():
-                if not re.match(r'(ERROR|WARNING|CHECK):', m):
-                    continue
-                o = re.match(r"WARNING: (\S+) is marked as 'obsolete'", m)
-                if not (o and o.group(1) in accepted):
-                    keep.append(m)
-            return keep
-        bad = {}
-        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-            futs = {ex.submit(one, p): (n, key) for n, (p, key) in todo.items()}
-            for fut in concurrent.futures.as_completed(futs):
-                n, key = futs[fut]
-                msgs = fut.result()
-                if msgs:
-                    bad[n] = msgs[0]
-                else:
-                    ok.add(key)
+        # postings.py's: the patches not in ok, two at a time
+        bad = postings.checkpatch_all(files, ok)
         with open(CP_CACHE, 'w') as f:
             f.write('\n'.join(sorted(ok)) + '\n')
         return bad

@@ -96,6 +96,15 @@ stock_tree
 export CCACHE_DIR=$BUILD/ccache-proof CCACHE_MAXSIZE=${CCACHE_MAXSIZE_PROOF:-8G}
 export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=qemu
 
+# fresh <obj> <key>: whether the folder is configured for this key; if
+# not, make it ready to be configured again.
+fresh() {
+	[ -f "$1/.proof-key" ] && [ "$(cat "$1/.proof-key")" = "$2" ] && return 0
+	mkdir -p "$1"
+	rm -f "$1/.proof-key"
+	return 1
+}
+
 # Configure one side of one architecture once; again only when the
 # configuration fragment, the compiler, the tree's Kconfig files or the
 # architecture Makefiles changed (as git's index of the tree has them).
@@ -105,11 +114,7 @@ configure() {
 	key=$( (cat "$TOP/config/proof.config"; "${cross}gcc" --version | head -1
 		git -C "$src" ls-files -s -- '*Kconfig*' 'arch/*/Makefile') |
 		sha1sum | cut -c1-12)
-	if [ -f "$obj/.proof-key" ] && [ "$(cat "$obj/.proof-key")" = "$key" ]; then
-		return 0
-	fi
-	mkdir -p "$obj"
-	rm -f "$obj/.proof-key"
+	fresh "$obj" "$key" && return 0
 	make -C "$src" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} \
 		KCONFIG_ALLCONFIG="$TOP/config/proof.config" allmodconfig >"$obj/config.log" 2>&1 ||
 		{ tail -5 "$obj/config.log" >&2; return 1; }
@@ -286,11 +291,7 @@ configure_extra() {
 	key=$( (echo "$target $*"; "${cross}gcc" --version | head -1
 		git -C "$src" ls-files -s -- '*Kconfig*' 'arch/*/Makefile' "arch/$karch/configs") |
 		sha1sum | cut -c1-12)
-	if [ -f "$obj/.proof-key" ] && [ "$(cat "$obj/.proof-key")" = "$key" ]; then
-		return 0
-	fi
-	mkdir -p "$obj"
-	rm -f "$obj/.proof-key"
+	fresh "$obj" "$key" && return 0
 	make -C "$src" O="$obj" ARCH="$karch" ${cross:+CROSS_COMPILE=$cross} \
 		"$target" >"$obj/config.log" 2>&1 || { tail -5 "$obj/config.log" >&2; return 1; }
 	for o in "$@" CONFIG_WERROR=n; do
