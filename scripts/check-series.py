@@ -60,29 +60,26 @@ CACHE = os.path.join(BUILD, 'check-series.ok')
 CP_CACHE = os.path.join(BUILD, 'checkpatch.ok')
 PROOF_CONFIG = os.path.join(TOP, 'config', 'proof.config')
 EXCLUDE = ('tools/', 'scripts/', 'Documentation/', 'usr/')
-# arch, kbuild ARCH, CROSS_COMPILE (the order of scripts/compile-proof.sh)
-ARCHES = [
-    ('x86_64', 'x86', ''), ('i386', 'i386', ''),
-    ('arm64', 'arm64', 'aarch64-linux-gnu-'),
-    ('powerpc', 'powerpc', 'powerpc64le-linux-gnu-'),
-    ('s390', 's390', 's390x-linux-gnu-'),
-    ('riscv', 'riscv', 'riscv64-linux-gnu-'),
-    ('arm', 'arm', 'arm-linux-gnueabihf-'),
-    ('mips', 'mips', 'mips64el-linux-gnuabi64-'),
-    ('sparc', 'sparc', 'sparc64-linux-gnu-'),
-    ('m68k', 'm68k', 'm68k-linux-gnu-'),
-    ('um', 'um', ''),
-    ('alpha', 'alpha', 'alpha-linux-gnu-'),
-    ('sh', 'sh', 'sh4-linux-gnu-'),
-]
-EXTRA_TOOLCHAINS = {'parisc': ('parisc', 'hppa64-linux-gnu-'), 'arc': ('arc', 'arc-linux-gnu-')}
+
+
+def toolchains(use):
+    """config/toolchains.txt, shared with compile-proof.sh: (arch, kbuild
+    ARCH, CROSS_COMPILE) of the rows for use, in order"""
+    out = []
+    for line in open(os.path.join(TOP, 'config', 'toolchains.txt')):
+        w = line.split()
+        if w and not w[0].startswith('#') and w[3] == use:
+            out.append((w[0], w[1], '' if w[2] == '-' else w[2]))
+    return out
+
+
+ARCHES = toolchains('allmodconfig')
 
 
 def extra_configs():
     """config/proof-extra.txt: [(name, karch, cross, target, [options], {files})]"""
     out = []
-    tools = dict((a, (k, c)) for a, k, c in ARCHES)
-    tools.update(EXTRA_TOOLCHAINS)
+    tools = {a: (k, c) for a, k, c in ARCHES + toolchains('extra')}
     for line in open(os.path.join(TOP, 'config', 'proof-extra.txt')):
         if line.startswith('#') or not line.strip():
             continue
@@ -125,31 +122,26 @@ def git(*args, cwd=TREE):
 # ---------------------------------------------------------------- the series
 
 def commits():
-    revs = git('rev-list', '--reverse', 'pristine..HEAD').split()
+    """the commits since pristine, in order, with what each changes"""
+    log = git('log', '--reverse', '--no-renames', '--name-status', '-z',
+              '--format=%x01%H %T %P%x00%s%x00', 'pristine..HEAD')
     out = []
-    for n, c in enumerate(revs, 1):
-        out.append(dict(n=n, c=c))
-    data = git('log', '--reverse', '--format=%H %T %P', 'pristine..HEAD').split('\n')
-    trees = {}
-    for line in data:
-        if line:
-            h, t, p = line.split()[:3]
-            trees[h] = (t, p)
-    for x in out:
-        x['tree'], x['parent'] = trees[x['c']]
-        x['ptree'] = git('rev-parse', x['parent'] + '^{tree}').strip() if x['n'] == 1 else None
-    for i, x in enumerate(out):
-        if x['ptree'] is None:
-            x['ptree'] = out[i - 1]['tree']
-        x['subject'] = git('log', '-1', '--format=%s', x['c']).strip()
-        files = git('diff-tree', '--no-commit-id', '-r', '--name-status', x['c']).splitlines()
-        x['changed'] = [l.split('\t')[-1] for l in files]
-        x['sources'] = [l.split('\t')[1] for l in files
-                        if l[0] in 'AM' and l.endswith('.c') and not l.split('\t')[1].startswith(EXCLUDE)]
-        x['added'] = {l.split('\t')[1] for l in files if l[0] == 'A'}
-        x['shared'] = any(shared_file(f) for f in x['changed'])
-        x['selftests'] = any(f.startswith(('tools/testing/selftests/aio/', 'lib/test_aio'))
-                             or f.startswith('include/uapi/') for f in x['changed'])
+    ptree = git('rev-parse', 'pristine^{tree}').strip()
+    for rec in log.split('\x01')[1:]:
+        head, subject, rest = rec.split('\x00', 2)
+        c, tree, parent = head.split()[:3]
+        f = [w for w in rest.strip('\n\x00').split('\x00') if w]
+        status = list(zip(f[0::2], f[1::2]))   # (A|M|D, path)
+        x = dict(n=len(out) + 1, c=c, tree=tree, parent=parent, ptree=ptree, subject=subject)
+        x['changed'] = [p for st, p in status]
+        x['sources'] = [p for st, p in status
+                        if st in 'AM' and p.endswith('.c') and not p.startswith(EXCLUDE)]
+        x['added'] = {p for st, p in status if st == 'A'}
+        x['shared'] = any(shared_file(p) for p in x['changed'])
+        x['selftests'] = any(p.startswith(('tools/testing/selftests/aio/', 'lib/test_aio',
+                                           'include/uapi/')) for p in x['changed'])
+        out.append(x)
+        ptree = tree
     return out
 
 
@@ -222,7 +214,8 @@ class Arch:
         h.update(open(PROOF_CONFIG, 'rb').read() if not self.target else
                  ' '.join([self.target] + self.options).encode())
         h.update(subprocess.run([self.cross + 'gcc', '--version'], capture_output=True).stdout.split(b'\n')[0])
-        h.update(git('ls-files', '-s', '--', '*Kconfig*', 'arch/*/Makefile', cwd=WT).encode())
+        paths = ['*Kconfig*', 'arch/*/Makefile'] + (['arch/*/configs'] if self.target else [])
+        h.update(git('ls-files', '-s', '--', *paths, cwd=WT).encode())
         return h.hexdigest()[:12]
 
     def checkout(self, c):
@@ -263,11 +256,8 @@ class Arch:
         have = open(os.path.join(self.obj, '.config')).read().split('\n')
         for o in self.options:
             k, v = o.split('=')
-            if (o if v != 'n' else '%s=y' % k) not in have and v != 'n':
-                with open(log, 'a') as f:
-                    f.write('check-series: %s did not stick\n' % o)
-                return False
-            if v == 'n' and ('%s=y' % k in have or '%s=m' % k in have):
+            stuck = o in have if v != 'n' else not ({k + '=y', k + '=m'} & set(have))
+            if not stuck:
                 with open(log, 'a') as f:
                     f.write('check-series: %s did not stick\n' % o)
                 return False

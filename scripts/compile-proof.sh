@@ -43,32 +43,13 @@ proof=$BUILD/proof
 mkdir -p "$proof"
 report=$proof/report.txt
 
-# arch  kbuild ARCH  CROSS_COMPILE prefix  Debian package
+# arch  kbuild ARCH  CROSS_COMPILE prefix  Debian package, from
+# config/toolchains.txt: the allmodconfig architectures, and the ones only
+# config/proof-extra.txt uses
 toolchains() {
-	cat <<'EOF'
-x86_64 x86 - -
-i386 i386 - -
-arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu
-powerpc powerpc powerpc64le-linux-gnu- gcc-powerpc64le-linux-gnu
-s390 s390 s390x-linux-gnu- gcc-s390x-linux-gnu
-riscv riscv riscv64-linux-gnu- gcc-riscv64-linux-gnu
-arm arm arm-linux-gnueabihf- gcc-arm-linux-gnueabihf
-mips mips mips64el-linux-gnuabi64- gcc-mips64el-linux-gnuabi64
-sparc sparc sparc64-linux-gnu- gcc-sparc64-linux-gnu
-m68k m68k m68k-linux-gnu- gcc-m68k-linux-gnu
-um um - -
-alpha alpha alpha-linux-gnu- gcc-alpha-linux-gnu
-sh sh sh4-linux-gnu- gcc-sh4-linux-gnu
-EOF
-}
-
-# Architectures only config/proof-extra.txt uses (no allmodconfig of theirs
-# is built): same columns.
-extra_toolchains() {
-	cat <<'EOF'
-parisc parisc hppa64-linux-gnu- gcc-12-hppa64-linux-gnu
-arc arc arc-linux-gnu- gcc-arc-linux-gnu
-EOF
+	awk -v use="${1:-allmodconfig}" '!/^#/ && $4 == use {
+		print $1, $2, $3, ($3 == "-" ? "-" : "gcc-" substr($3, 1, length($3) - 1)) }' \
+		"$TOP/config/toolchains.txt"
 }
 
 if [ -n "${PROOF_ARCHES:-}" ]; then
@@ -281,7 +262,7 @@ done < <(toolchains)
 # The files no allmodconfig built, in the configurations of
 # config/proof-extra.txt: a defconfig and a few options each.
 toolchain_of() {
-	{ toolchains; extra_toolchains; } | awk -v a="$1" '$1 == a'
+	{ toolchains; toolchains extra; } | awk -v a="$1" '$1 == a'
 }
 
 # usage: configure_extra <src> <obj> <karch> <cross> <target> [CONFIG_X=y|m|n ...]
