@@ -98,17 +98,36 @@ if [ ! -x "$ksmbd_dir/usr/libexec/ksmbd.tools" ]; then
 	dpkg-deb -x "$ksmbd_dir"/ksmbd-tools_*.deb "$ksmbd_dir" ||
 		die "could not unpack $(ls "$ksmbd_dir"/*.deb)"
 fi
-mountd=$ksmbd_dir/usr/libexec/ksmbd.tools
-libs=$(ldd "$mountd")
-! grep -q 'not found' <<<"$libs" ||
-	die "ksmbd.mountd needs libraries the host lacks: $(grep 'not found' <<<"$libs")"
-cp "$mountd" "$stage/bin/ksmbd.tools"
+# A dynamically linked host program $1 in the guest's /bin as $2, with the
+# shared libraries it links.
+stage_program() {
+	local libs
+	libs=$(ldd "$1")
+	! grep -q 'not found' <<<"$libs" ||
+		die "$1 needs libraries the host lacks: $(grep 'not found' <<<"$libs")"
+	cp "$1" "$stage/bin/$2"
+	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' <<<"$libs" |
+	while read -r lib; do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+stage_program "$ksmbd_dir/usr/libexec/ksmbd.tools" ksmbd.tools
 ln -s ksmbd.tools "$stage/bin/ksmbd.mountd"
-awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' <<<"$libs" |
-while read -r lib; do
-	mkdir -p "$stage$(dirname "$lib")"
-	cp -L "$lib" "$stage$lib"
+
+# The mkfs programs conformance_fs_test runs when no directory is named
+# for a file system: Debian's, from the packages install-deps.sh installs.
+for prog in mke2fs mkfs.xfs mkfs.fat mkfs.jfs mkntfs; do
+	path=$(PATH=/usr/sbin:/sbin:$PATH command -v $prog) ||
+		die "$prog missing (e2fsprogs, xfsprogs, dosfstools, jfsutils, ntfs-3g)"
+	stage_program "$path" $prog
 done
+ln -s mke2fs "$stage/bin/mkfs.ext4"
+ln -s mke2fs "$stage/bin/mkfs.ext2"
+ln -s mkfs.fat "$stage/bin/mkfs.vfat"
+ln -s mkntfs "$stage/bin/mkfs.ntfs"
+mkdir -p "$stage/etc"
+cp /etc/mke2fs.conf "$stage/etc/"
 mkdir -p "$stage/etc/ksmbd"
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
