@@ -27,7 +27,10 @@ A commit that passed, all its objects compiled, is remembered in
 build/check-series.ok under its tree, its parent's tree, the configuration
 files and the host compiler, so that after a rebase only commits whose trees
 changed are compiled again (one with a file built nowhere is checked again
-each time); checkpatch's verdicts are kept under the patch text's hash in
+each time). Its objects are also remembered under its tree and its parent's
+without tools/testing/selftests, which no object reads: a rebase that only
+changes a test compiles no object again, and builds the tests only at the
+commits that touch them. checkpatch's verdicts are kept under the patch text's hash in
 build/checkpatch.ok (shared with make postings).
 
   CHECK_SERIES_ALL=1      check every commit again
@@ -145,6 +148,40 @@ def commits():
     return out
 
 
+def kernel_trees(series):
+    """for each commit, an id of its tree without tools/testing/selftests:
+    the objects do not read that folder, so a change there alone (a test
+    fixed in an early patch) leaves every later commit's objects as they
+    were checked; one git process reads the three levels of every tree"""
+    want = []
+    for x in series:
+        want += [x['tree'], x['c'] + ':tools', x['c'] + ':tools/testing']
+    p = subprocess.run(['git', 'cat-file', '--batch'], cwd=TREE, check=True,
+                       input=('\n'.join(want) + '\n').encode(), capture_output=True)
+    data, pos, objs = p.stdout, 0, []
+    while pos < len(data):
+        nl = data.index(b'\n', pos)
+        size = int(data[pos:nl].split()[2])
+        objs.append(data[nl + 1:nl + 1 + size])
+        pos = nl + 2 + size
+
+    def without(body, name, sub):
+        """the tree body with entry name's id replaced by sub, hashed"""
+        out, i = hashlib.sha1(), 0
+        while i < len(body):
+            z = body.index(b'\0', i)
+            ent = body[i:z].split(b' ', 1)[1]
+            oid = body[z + 1:z + 21]
+            out.update(body[i:z + 1] + (sub if ent == name else oid))
+            i = z + 21
+        return out.digest()
+    for k, x in enumerate(series):
+        root, tools, testing = objs[3 * k:3 * k + 3]
+        t = without(testing, b'selftests', b'')
+        t = without(tools, b'testing', t)
+        x['ktree'] = without(root, b'tools', t).hex()[:20]
+
+
 def shared_file(f):
     """a file whose change can reach objects the commit does not name"""
     if f.startswith(EXCLUDE) or f == 'MAINTAINERS':
@@ -249,8 +286,10 @@ class Arch:
         flag = {'y': '--enable', 'm': '--module', 'n': '--disable'}
         for o in self.options + ['CONFIG_WERROR=n']:
             k, v = o.split('=')
+            # --keep-case: symbols such as M548x are not all capitals
             subprocess.run([os.path.join(WT, 'scripts', 'config'), '--file',
-                            os.path.join(self.obj, '.config'), flag[v], k], check=True)
+                            os.path.join(self.obj, '.config'), '--keep-case', flag[v], k],
+                           check=True)
         if self.make('olddefconfig', log=log).returncode:
             return False
         have = open(os.path.join(self.obj, '.config')).read().split('\n')
@@ -633,18 +672,26 @@ def main():
         if not nums:
             die('CHECK_SERIES_UPTO=%s is not in the series' % os.environ['CHECK_SERIES_UPTO'])
         upto = nums[0]
+    kernel_trees(series)
+    kptree = None
     for x in series:
         x['key'] = '%s %s %s' % (x['tree'], x['ptree'], envkey)
+        x['kkey'] = 'objects %s %s %s' % (x['ktree'], kptree or x['ptree'], envkey)
+        kptree = x['ktree']
     todo = [x for x in series if first <= x['n'] <= upto and x['key'] not in cache]
     todo_n = {x['n'] for x in todo}
+    # of those, the commits whose kernel tree (and its parent's) was not
+    # checked before: their objects are compiled
+    todo_obj = [x for x in todo if x['kkey'] not in cache]
+    obj_n = {x['n'] for x in todo_obj}
     nskip = first - 1 + len(series) - upto
-    step('%d commits: %d to compile, %d checked before, %d skipped'
-         % (len(series), len(todo), len(series) - nskip - len(todo), nskip))
+    step('%d commits: %d to check (%d with objects to compile), %d checked before, %d skipped'
+         % (len(series), len(todo), len(todo_obj), len(series) - nskip - len(todo), nskip))
     logdir = os.path.join(OBJ, 'logs')
     shutil.rmtree(logdir, ignore_errors=True)
     os.makedirs(logdir)
     cp_bad = checkpatch(series)
-    problems, where, nowhere = check_objects(series, todo, logdir)
+    problems, where, nowhere = check_objects(series, todo_obj, logdir)
     st_bad = check_selftests(todo, logdir)
     git('checkout', '-q', '--detach', 'pristine', cwd=WT)
     nowhere_of = collections.defaultdict(list)
@@ -671,7 +718,7 @@ def main():
             else:
                 arches = sorted({a for f, a in where.get(n, [])})
                 nb = len(where.get(n, []))
-                res = 'ok'
+                res = 'ok' if n in obj_n else 'ok, objects compiled before (tree the same outside tools/testing/selftests)'
                 if nb:
                     res += ': %d object%s (%s)' % (nb, 's' if nb > 1 else '', ', '.join(arches))
                 if nowhere_of.get(n):
@@ -679,7 +726,7 @@ def main():
                 if x['selftests']:
                     res += '; aio selftests'
                 if not nowhere_of.get(n):
-                    cf.write(x['key'] + '\n')
+                    cf.write(x['key'] + '\n' + x['kkey'] + '\n')
             print('%04d %-60.60s %s' % (n, x['subject'], res), flush=True)
     # where each file compiled, for make postings (compile_at below)
     placed = read_placed()
@@ -689,7 +736,7 @@ def main():
     with open(PLACED, 'w') as pf:
         pf.write(''.join('%s %s\n' % kv for kv in sorted(placed.items())))
     secs = int(time.time() - t_start)
-    nfiles = sum(len(x['sources']) for x in todo)
+    nfiles = sum(len(x['sources']) for x in todo_obj)
     step('%d commits, %d compiled now (%d files), %d before, %d skipped; %d files built nowhere; %d s'
          % (len(series), len(todo), nfiles, len(series) - nskip - len(todo), nskip,
             len(nowhere), secs))

@@ -275,11 +275,12 @@ configure_extra() {
 	fresh "$obj" "$key" && return 0
 	make -C "$src" O="$obj" ARCH="$karch" ${cross:+CROSS_COMPILE=$cross} \
 		"$target" >"$obj/config.log" 2>&1 || { tail -5 "$obj/config.log" >&2; return 1; }
+	# -k: scripts/config would otherwise capitalise symbols such as M548x
 	for o in "$@" CONFIG_WERROR=n; do
 		case ${o#*=} in
-		y) "$src/scripts/config" --file "$obj/.config" --enable "${o%%=*}" ;;
-		m) "$src/scripts/config" --file "$obj/.config" --module "${o%%=*}" ;;
-		n) "$src/scripts/config" --file "$obj/.config" --disable "${o%%=*}" ;;
+		y) "$src/scripts/config" --file "$obj/.config" -k --enable "${o%%=*}" ;;
+		m) "$src/scripts/config" --file "$obj/.config" -k --module "${o%%=*}" ;;
+		n) "$src/scripts/config" --file "$obj/.config" -k --disable "${o%%=*}" ;;
 		esac
 	done
 	make -C "$src" O="$obj" ARCH="$karch" ${cross:+CROSS_COMPILE=$cross} \
