@@ -247,7 +247,7 @@ class Arch:
         return r
 
     def key(self):
-        h = hashlib.sha1()
+        h = hashlib.sha1(('ARCH=%s\n' % self.karch).encode())
         h.update(open(PROOF_CONFIG, 'rb').read() if not self.target else
                  ' '.join([self.target] + self.options).encode())
         h.update(subprocess.run([self.cross + 'gcc', '--version'], capture_output=True).stdout.split(b'\n')[0])
@@ -650,6 +650,7 @@ def main():
     env = hashlib.sha1(b'objects-v2')
     env.update(open(PROOF_CONFIG, 'rb').read())
     env.update(open(os.path.join(TOP, 'config', 'proof-extra.txt'), 'rb').read())
+    env.update(open(os.path.join(TOP, 'config', 'toolchains.txt'), 'rb').read())
     env.update(subprocess.run(['gcc', '--version'], capture_output=True).stdout.split(b'\n')[0])
     envkey = env.hexdigest()[:12]
     cache = set()

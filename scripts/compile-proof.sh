@@ -269,7 +269,7 @@ toolchain_of() {
 configure_extra() {
 	local src=$1 obj=$2 karch=$3 cross=$4 target=$5 key o
 	shift 5
-	key=$( (echo "$target $*"; "${cross}gcc" --version | head -1
+	key=$( (echo "ARCH=$karch $target $*"; "${cross}gcc" --version | head -1
 		git -C "$src" ls-files -s -- '*Kconfig*' 'arch/*/Makefile' "arch/$karch/configs") |
 		sha1sum | cut -c1-12)
 	fresh "$obj" "$key" && return 0
