@@ -59,7 +59,7 @@ CORE = [
 TAIL = [
     ('vfs-removal', '1081-1090', 'ALL',
      'vfs: remove ->read and ->write from struct file_operations'),
-    ('aio-nowait', '1091-1099', 'vfs-removal',
+    ('aio-nowait', '1091-1101', 'vfs-removal',
      'aio: io_submit() that does not wait for the file'),
 ]
 LINUS = 'git://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git'
