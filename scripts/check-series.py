@@ -8,6 +8,12 @@ For each commit of build/linux since pristine, in order:
     the first architecture that builds it: x86_64, then the others of
     scripts/compile-proof.sh (a file under arch/<a>/ on <a> only), then
     the configurations of config/proof-extra.txt for the files they name.
+    The configuration that compiled the file in the last run is tried
+    first (build/series-proof/placed.txt), and one whose kbuild lines
+    leave the object out (obj-$(CONFIG_X) with X unset, there or in a
+    folder above) is passed over without a build; only when no
+    configuration enables the object is it compiled where it is not
+    enabled, as kbuild allows for an object named on its command line.
     An object that compiles with a warning is compiled at the commit's
     parent too, and a warning the commit adds is a failure, as is an object
     that fails where the parent's compiles;
@@ -30,7 +36,9 @@ changed are compiled again (one with a file built nowhere is checked again
 each time). Its objects are also remembered under its tree and its parent's
 without tools/testing/selftests, which no object reads: a rebase that only
 changes a test compiles no object again, and builds the tests only at the
-commits that touch them. checkpatch's verdicts are kept under the patch text's hash in
+commits that touch them. Each object is also written to build/check-series.files as soon as it has
+compiled, so that a run that is stopped loses at most one group of work.
+checkpatch's verdicts are kept under the patch text's hash in
 build/checkpatch.ok (shared with make postings).
 
   CHECK_SERIES_ALL=1      check every commit again
@@ -60,6 +68,9 @@ TREE = os.environ.get('HARNESS_TREE') or os.path.join(BUILD, 'linux')
 WT = TREE + '-bisect' if os.environ.get('HARNESS_TREE') else os.path.join(BUILD, 'bisect')
 OBJ = WT + '-obj' if os.environ.get('HARNESS_TREE') else os.path.join(BUILD, 'series-proof')
 CACHE = os.path.join(BUILD, 'check-series.ok')
+# each object compiled, as it is compiled: what a run that was stopped
+# leaves to the next one
+FILES = os.path.join(BUILD, 'check-series.files')
 CP_CACHE = os.path.join(BUILD, 'checkpatch.ok')
 PROOF_CONFIG = os.path.join(TOP, 'config', 'proof.config')
 EXCLUDE = ('tools/', 'scripts/', 'Documentation/', 'usr/')
@@ -212,6 +223,55 @@ def obj_of(f):
                     b = g[:-2]
                     break
     return '%s/%s.o' % (d, b)
+
+
+def kbuild_lines(d, name):
+    """the assignments of d's Makefile or Kbuild that name name (an object
+    or a folder/), continuations joined: [left-hand side]"""
+    out = []
+    for mk in ('Makefile', 'Kbuild'):
+        p = os.path.join(TREE, d, mk)
+        if not os.path.exists(p):
+            continue
+        txt = open(p, errors='replace').read().replace('\\\n', ' ')
+        for line in txt.split('\n'):
+            m = re.match(r'\s*([\w$().-]+)\s*[:+]?=(.*)$', line)
+            if m and re.search(r'(^|\s)%s(\s|$)' % re.escape(name), m.group(2)):
+                out.append(m.group(1))
+    return out
+
+
+def kbuild_enabled(f, have):
+    """False when every kbuild line that would build f's object (or the
+    composite object it is part of, or a folder above) needs a symbol that
+    have, the configuration's set symbols, lacks; True when it may be built
+    or when that cannot be told"""
+    o = obj_of(f)
+    if '..' in o:
+        return True
+    return object_enabled(os.path.dirname(o), os.path.basename(o), have, 0)
+
+
+def object_enabled(d, name, have, depth):
+    lines = kbuild_lines(d, name)
+    if not lines or depth > 8:
+        return True
+    for lhs in lines:
+        m = re.match(r'([\w.-]+)-\$\((CONFIG_\w+)\)$', lhs) or \
+            re.match(r'([\w.-]+)-(y|m|objs)$', lhs)
+        if not m:
+            return True                 # a form not read here
+        if m.group(2).startswith('CONFIG_') and m.group(2) not in have:
+            continue
+        head = m.group(1)
+        if head in ('obj', 'lib', 'core', 'libs', 'drivers'):
+            ok = object_enabled(os.path.dirname(d), os.path.basename(d) + '/', have, depth + 1) \
+                if os.path.dirname(d) else True
+        else:
+            ok = object_enabled(d, head + '.o', have, depth + 1)
+        if ok:
+            return True
+    return False
 
 
 def arch_of_file(f):
@@ -381,52 +441,88 @@ def relevant_warnings(warns, f, deps):
     return out
 
 
-def check_objects(series, todo, logdir):
+def check_objects(series, todo, logdir, done):
     """compile the objects of the commits in todo; returns {n: [problems]},
-    {n: [(file, arch)]} and the (commit, file) pairs built nowhere"""
+    {n: [(file, arch)]} and the (commit, file) pairs built nowhere. done
+    holds the (kkey, file, configuration) an interrupted run compiled: those
+    are not compiled again"""
     problems = collections.defaultdict(list)
     where = collections.defaultdict(list)
-    queue = collections.defaultdict(list)     # arch: [(commit, file)]
+    queue = collections.defaultdict(list)     # configuration: [(commit, file)]
+    tried = collections.defaultdict(set)      # (n, file): configurations tried
     nowhere = []
+    placed = read_placed()
+    ndone = 0
     for x in todo:
         for f in x['sources']:
+            if (x['kkey'], f) in done:
+                where[x['n']].append((f, done[(x['kkey'], f)]))
+                ndone += 1
+                continue
             allowed = allowed_for(f)
-            if allowed:
-                queue[allowed[0]].append((x, f))
-            else:
+            if not allowed:
                 nowhere.append((x, f))
-    for name, karch, cross, target, options in ALL:
-        items = queue.pop(name, [])
-        if not items:
-            continue
-        if cross and not shutil.which(cross + 'gcc'):
-            step('%s: %sgcc missing (scripts/install-cross.sh); %d files not tried there'
-                 % (name, cross, len(items)))
-            nowhere += next_arch(name, items, queue)
-            continue
-        arch = Arch(name, karch, cross, target, options)
-        try:
-            nowhere += prove_arch(arch, series, items, problems, where, queue, logdir)
-        except ConfigError as e:
-            step(str(e))
+            elif placed.get(f) in allowed:
+                # where the file compiled in the last run comes first
+                queue[placed[f]].append((x, f))
+            else:
+                queue[allowed[0]].append((x, f))
+    if ndone:
+        step('%d files compiled by an earlier run at the same trees' % ndone)
+    # a file sent back to a configuration before the current one (the hint
+    # was wrong) is taken in the next pass
+    while queue:
+        for name, karch, cross, target, options in ALL:
+            items = queue.pop(name, [])
+            if not items:
+                continue
             for x, f in items:
-                problems[x['n']].append('%s: %s' % (f, e))
+                tried[(x['n'], f)].add(name)
+            if cross and not shutil.which(cross + 'gcc'):
+                step('%s: %sgcc missing (scripts/install-cross.sh); %d files not tried there'
+                     % (name, cross, len(items)))
+                nowhere += next_arch(items, queue, tried)
+                continue
+            arch = Arch(name, karch, cross, target, options)
+            try:
+                nowhere += prove_arch(arch, series, items, problems, where, queue, tried, logdir)
+            except ConfigError as e:
+                step(str(e))
+                for x, f in items:
+                    problems[x['n']].append('%s: %s' % (f, e))
     return problems, where, nowhere
 
 
-def prove_arch(arch, series, items, problems, where, queue, logdir):
+def prove_arch(arch, series, items, problems, where, queue, tried, logdir):
     """compile items on arch; returns the items no later configuration may
     build"""
     name = arch.name
     t0 = time.time()
     nbuilt = 0
+    unplaced = []
+    # configured at the last commit: the files whose kbuild line needs a
+    # symbol this configuration leaves unset are passed on without a build
+    arch.checkout(max(items, key=lambda i: i[0]['n'])[0]['c'])
+    have = set()
+    for line in open(os.path.join(arch.obj, '.config')):
+        m = re.match(r'(CONFIG_\w+)=[ym]$', line.strip())
+        if m:
+            have.add(m.group(1))
+    skip = [(x, f) for x, f in items
+            if (x['n'], f) not in FORCED and not kbuild_enabled(f, have)]
+    for x, f in skip:
+        SKIPPED[(x['n'], f)].add(name)
+    if skip:
+        step('%s: %d files not enabled here, passed on' % (name, len(skip)))
+        unplaced += skip
+        items = [i for i in items if i not in skip]
     bycommit = collections.OrderedDict()
     for x, f in sorted(items, key=lambda i: i[0]['n']):
         bycommit.setdefault(x['n'], (x, []))[1].append(f)
     work = [bycommit[n][0] for n in bycommit]
     gs = groups_of(series, work)
     step('%s: %d files of %d commits, in %d groups' % (name, len(items), len(work), len(gs)))
-    unplaced = []
+    record = open(FILES, 'a')
 
     def log(tag, n):
         return os.path.join(logdir, '%s-%04d-%s.log' % (name, n, tag))
@@ -508,12 +604,15 @@ def prove_arch(arch, series, items, problems, where, queue, logdir):
                 ok.append((x, f))
         for x, f in ok:
             where[x['n']].append((f, name))
+            record.write('%s %s %s\n' % (x['kkey'], f, name))
+        record.flush()
         nbuilt += len(ok)
         if (gi + 1) % 20 == 0:
             step('%s: %d of %d groups, %d s' % (name, gi + 1, len(gs), time.time() - t0))
+    record.close()
     step('%s: %d files compiled, %d not built here, %d s'
          % (name, nbuilt, len(unplaced), time.time() - t0))
-    return next_arch(name, unplaced, queue)
+    return next_arch(unplaced, queue, tried)
 
 
 def allowed_for(f):
@@ -526,14 +625,25 @@ def allowed_for(f):
     return arches + [e[0] for e in EXTRA if f in e[5]]
 
 
-def next_arch(name, items, queue):
-    """queue items on the next architecture that may build them; returns the
-    ones no later architecture may build"""
-    names = [a[0] for a in ALL]
+# (commit n, file): the configurations passed over because their kbuild
+# line is not enabled there; FORCED: the ones no configuration enables,
+# tried everywhere again without that test (kbuild compiles an object named
+# on the command line whatever the configuration says)
+SKIPPED = collections.defaultdict(set)
+FORCED = set()
+
+
+def next_arch(items, queue, tried):
+    """queue items on the first configuration that may build them and has
+    not been tried for them; returns the ones no configuration is left for"""
     left = []
     for x, f in items:
-        allowed = allowed_for(f)
-        later = [a for a in names[names.index(name) + 1:] if a in allowed]
+        k = (x['n'], f)
+        later = [a for a in allowed_for(f) if a not in tried[k]]
+        if not later and SKIPPED[k] and k not in FORCED:
+            FORCED.add(k)
+            tried[k] -= SKIPPED[k]
+            later = [a for a in allowed_for(f) if a not in tried[k]]
         if later:
             queue[later[0]].append((x, f))
         else:
@@ -692,7 +802,13 @@ def main():
     shutil.rmtree(logdir, ignore_errors=True)
     os.makedirs(logdir)
     cp_bad = checkpatch(series)
-    problems, where, nowhere = check_objects(series, todo_obj, logdir)
+    done = {}
+    if os.environ.get('CHECK_SERIES_ALL') != '1' and os.path.exists(FILES):
+        for line in open(FILES):
+            w = line.split()
+            if len(w) == 6 and w[3] == envkey:
+                done[(' '.join(w[:4]), w[4])] = w[5]
+    problems, where, nowhere = check_objects(series, todo_obj, logdir, done)
     st_bad = check_selftests(todo, logdir)
     git('checkout', '-q', '--detach', 'pristine', cwd=WT)
     nowhere_of = collections.defaultdict(list)
@@ -729,6 +845,12 @@ def main():
                 if not nowhere_of.get(n):
                     cf.write(x['key'] + '\n' + x['kkey'] + '\n')
             print('%04d %-60.60s %s' % (n, x['subject'], res), flush=True)
+    # the objects of this series' trees only, for the next interrupted run
+    keys = {x['kkey'] for x in series}
+    if os.path.exists(FILES):
+        lines = [ln for ln in open(FILES) if ' '.join(ln.split()[:4]) in keys]
+        with open(FILES, 'w') as ff:
+            ff.write(''.join(lines))
     # where each file compiled, for make postings (compile_at below)
     placed = read_placed()
     for n, lst in where.items():
