@@ -8,15 +8,23 @@
  * Counting starts when the guest executes the instruction at start= and
  * stops at stop= (bench/callprof.c's prof_start() and prof_stop(), a static
  * non-PIE binary, so their addresses are known before the boot). At each
- * stop the plugin appends a window to out=: a line "# window <n>", then one
+ * stop the plugin appends a window to out=: a line "# window <n>
+ * translations <blocks translated in it>", then one
  * line "<tb address> <instructions in the tb> <executions> <end> <page
- * changes> <memory accesses>" for every translation block that ran, and
- * resets its counts.
+ * changes> <memory accesses> <lookups> <misses>" for every translation
+ * block that ran, and resets its counts.
  * <end> says how the block ends (enum tb_end: what TCG must do next, from
  * a chained jump to a return to its main loop); <page changes> counts the
  * executions entered from a block on another guest page, which TCG cannot
  * chain to directly; <memory accesses> counts the guest loads and stores
  * its instructions made, each of which TCG sends through its software TLB.
+ * <lookups> counts the executions TCG had to find the block for (after a
+ * return, an indirect jump, an exit to its main loop, a change of page or
+ * of privilege), <misses> those of them that a model of QEMU 7.2's per-CPU
+ * jump cache misses: 4096 entries, indexed by tb_jmp_cache_hash_func() of
+ * the guest address, one translation each, so that a block whose entry
+ * another block took is looked up in QEMU's hash table of all blocks (the
+ * slow path that make hostprof sees as qht_lookup_custom()).
  * scripts/profile.sh
  * turns the addresses into vmlinux symbols. Meant for -smp 1.
  *
@@ -95,16 +103,43 @@ struct slot {
 	uint64_t count;
 	uint64_t page_changes;	/* entered from a block on another page */
 	uint64_t mem;		/* loads and stores of its instructions */
+	uint64_t lookups;	/* entered through a lookup by address */
+	uint64_t misses;	/* of those, not in the jump cache model */
 	uint32_t ninsns;
 	uint8_t end;
 	bool used;
 };
+
+/* One translation of a block; a block translated again (other CPU flags,
+ * or after its page changed) is another translation at the same address. */
+struct tbinst {
+	struct slot *slot;
+};
+
+/* QEMU 7.2's include/exec/tb-hash.h, for 4 KiB pages */
+#define JC_BITS		12
+#define JC_PAGE_BITS	(JC_BITS / 2)
+#define JC_ADDR_MASK	((1u << JC_PAGE_BITS) - 1)
+#define JC_PAGE_MASK	((1u << JC_BITS) - (1u << JC_PAGE_BITS))
+
+static unsigned int jc_hash(uint64_t pc)
+{
+	uint64_t tmp = pc ^ (pc >> (12 - JC_PAGE_BITS));
+
+	return ((tmp >> (12 - JC_PAGE_BITS)) & JC_PAGE_MASK) |
+	       (tmp & JC_ADDR_MASK);
+}
+
+static const struct tbinst *jump_cache[1u << JC_BITS];
+static uint8_t prev_end = END_EXIT;
+static bool prev_user;
 
 static struct slot *slots;
 static uint64_t start_addr, stop_addr;
 static FILE *out;
 static bool counting;
 static unsigned int window;
+static uint64_t translations;	/* blocks translated while counting */
 static uint64_t prev_page;
 
 static struct slot *lookup(uint64_t vaddr, uint32_t ninsns)
@@ -130,14 +165,31 @@ static struct slot *lookup(uint64_t vaddr, uint32_t ninsns)
 
 static void tb_exec(unsigned int vcpu, void *udata)
 {
-	struct slot *s = udata;
+	const struct tbinst *t = udata;
+	struct slot *s = t->slot;
+	bool user = s->vaddr < 0xffff800000000000ull;
+	bool page = (s->vaddr >> 12) != prev_page;
+	bool looked = prev_end != END_OTHER || page || user != prev_user;
+	bool miss = false;
 
+	if (looked) {
+		unsigned int h = jc_hash(s->vaddr);
+
+		miss = jump_cache[h] != t;
+		jump_cache[h] = t;
+	}
 	if (counting) {
 		s->count++;
-		if ((s->vaddr >> 12) != prev_page)
+		if (page)
 			s->page_changes++;
+		if (looked)
+			s->lookups++;
+		if (miss)
+			s->misses++;
 	}
 	prev_page = s->vaddr >> 12;
+	prev_end = s->end;
+	prev_user = user;
 }
 
 static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
@@ -173,17 +225,22 @@ static void dump(void)
 {
 	unsigned int i;
 
-	fprintf(out, "# window %u\n", ++window);
+	fprintf(out, "# window %u translations %" PRIu64 "\n", ++window,
+		translations);
+	translations = 0;
 	for (i = 0; i < SLOTS; i++) {
 		struct slot *s = &slots[i];
 
 		if (s->used && s->count) {
 			fprintf(out, "%" PRIx64 " %u %" PRIu64 " %u %" PRIu64
-				" %" PRIu64 "\n", s->vaddr, s->ninsns, s->count,
-				s->end, s->page_changes, s->mem);
+				" %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+				s->vaddr, s->ninsns, s->count, s->end,
+				s->page_changes, s->mem, s->lookups, s->misses);
 			s->count = 0;
 			s->page_changes = 0;
 			s->mem = 0;
+			s->lookups = 0;
+			s->misses = 0;
 		}
 	}
 	fflush(out);
@@ -203,8 +260,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 	struct slot *s = lookup(qemu_plugin_tb_vaddr(tb), n);
+	struct tbinst *t = malloc(sizeof(*t));
 
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, s);
+	if (!t)
+		abort();
+	if (counting)
+		translations++;
+	t->slot = s;
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);

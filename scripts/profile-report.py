@@ -32,19 +32,30 @@ def load(k):
     ends = []
     mems = []
     fmems = []
+    looks = []      # per window: Counter of lookups, misses
+    missed = []     # per window: Counter of "function+offset" missed
     cur = None
     with open(f"{pdir}/{k}.windows") as f:
         for line in f:
             if line.startswith("# window"):
+                hdr = line.split()
                 cur = collections.Counter()
                 windows.append(cur)
                 tbs.append(0)
                 mems.append(0)
                 fmems.append(collections.Counter())
                 ends.append(collections.Counter())
+                looks.append(collections.Counter())
+                missed.append(collections.Counter())
+                if len(hdr) >= 5 and hdr[3] == "translations":
+                    looks[-1]["translations"] = int(hdr[4])
                 continue
-            va, n, c, end, pages, mem = line.split()
+            fld = line.split()
+            va, n, c, end, pages, mem = fld[:6]
+            lk, ms = (int(fld[6]), int(fld[7])) if len(fld) >= 8 else (0, 0)
             va, n, c, end, pages = int(va, 16), int(n), int(c), int(end), int(pages)
+            looks[-1]["lookups"] += lk
+            looks[-1]["misses"] += ms
             mems[-1] += int(mem)
             ends[-1][END_NAMES[end]] += c
             ends[-1]["page changes"] += pages
@@ -53,6 +64,9 @@ def load(k):
             else:
                 i = bisect.bisect_right(addrs, va) - 1
                 name = names[i] if i >= 0 else "[kernel?]"
+            if ms:
+                off = va - addrs[i] if va >= 0xffff800000000000 and i >= 0 else va
+                missed[-1][f"{name}+{off:#x}"] += ms
             cur[name] += n * c
             fmems[-1][name] += int(mem)
             tbs[-1] += c
@@ -62,7 +76,7 @@ def load(k):
             p = line.split()
             if len(p) >= 4 and p[0] == "callprof":
                 rets[p[1]] = (int(p[2].split("=")[1]), p[3].split("=")[1])
-    return windows, rets, tbs, ends, mems, fmems
+    return windows, rets, tbs, ends, mems, fmems, looks, missed
 
 
 data = {k: load(k) for k in kernels}
@@ -72,7 +86,7 @@ summary = []
 for i, label in enumerate(labels):
     per = {}
     for k in kernels:
-        windows, rets, tbs, ends, mems, fmems = data[k]
+        windows, rets, tbs, ends, mems, fmems, looks, missed = data[k]
         n, ret = rets.get(label, (0, "?"))
         w = windows[i] if i < len(windows) else collections.Counter()
         e = ends[i] if i < len(ends) else collections.Counter()
@@ -80,7 +94,9 @@ for i, label in enumerate(labels):
                   tbs[i] / n if n and i < len(tbs) else 0,
                   {x: v / n for x, v in e.items()} if n else {},
                   mems[i] / n if n and i < len(mems) else 0,
-                  {f: v / n for f, v in fmems[i].items()} if n and i < len(fmems) else {})
+                  {f: v / n for f, v in fmems[i].items()} if n and i < len(fmems) else {},
+                  {x: v / n for x, v in looks[i].items()} if n and i < len(looks) else {},
+                  {x: v / n for x, v in missed[i].items()} if n and i < len(missed) else {})
     print()
     print(f"== {label}: " + ", ".join(f"{k} ret={per[k][1]}" for k in kernels))
     tot = {k: sum(per[k][0].values()) for k in kernels}
@@ -89,8 +105,18 @@ for i, label in enumerate(labels):
     print("   blocks ending in: " + "   ".join(
         f"{k}: " + ", ".join(f"{x} {per[k][3].get(x, 0):.1f}" for x in END_NAMES[1:] + ["page changes"])
         for k in kernels))
+    n_of = {k: data[k][1].get(label, (0, "?"))[0] for k in kernels}
+    print("   jump cache: " + "   ".join(
+        f"{k}: {per[k][6].get('lookups', 0):.1f} lookups, {per[k][6].get('misses', 0):.2f} misses, "
+        f"{per[k][6].get('translations', 0) * n_of[k]:.0f} blocks translated in the row"
+        for k in kernels))
+    for k in kernels:
+        top = sorted(((v, b) for b, v in per[k][7].items() if v >= 0.05), reverse=True)[:8]
+        if top:
+            print(f"   {k} misses: " + ", ".join(f"{b} {v:.2f}" for v, b in top))
     summary.append((label, tot, {k: per[k][2] for k in kernels},
-                    {k: per[k][4] for k in kernels}))
+                    {k: per[k][4] for k in kernels},
+                    {k: per[k][6].get('misses', 0) for k in kernels}))
     funcs = set()
     for k in kernels:
         funcs |= {f for f, v in per[k][0].items() if v >= 0.5}
@@ -110,13 +136,14 @@ for i, label in enumerate(labels):
         line += "".join(f"{per[k][5].get(f, 0):12.1f}" for k in kernels)
         print(line)
 print()
-print("== summary: instructions, translation blocks entered and memory accesses, per operation")
+print("== summary: instructions, translation blocks entered, memory accesses and jump cache misses, per operation")
 two = len(kernels) == 2
 print(f"   {'row':30s}" + "".join(f"{k + ' insns':>16s}" for k in kernels) +
       ("     ratio" if two else "") +
       "".join(f"{k + ' blocks':>16s}" for k in kernels) + ("     ratio" if two else "") +
-      "".join(f"{k + ' mem':>14s}" for k in kernels) + ("     ratio" if two else ""))
-for label, tot, blk, mem in summary:
+      "".join(f"{k + ' mem':>14s}" for k in kernels) + ("     ratio" if two else "") +
+      "".join(f"{k + ' miss':>13s}" for k in kernels))
+for label, tot, blk, mem, miss in summary:
     line = f"   {label:30s}" + "".join(f"{tot[k]:16.1f}" for k in kernels)
     if two:
         line += f"{tot[kernels[1]] / tot[kernels[0]]:10.3f}" if tot[kernels[0]] else f"{'':10s}"
@@ -125,5 +152,6 @@ for label, tot, blk, mem in summary:
         line += f"{blk[kernels[1]] / blk[kernels[0]]:10.3f}" if blk[kernels[0]] else f"{'':10s}"
     line += "".join(f"{mem[k]:14.1f}" for k in kernels)
     if two:
-        line += f"{mem[kernels[1]] / mem[kernels[0]]:10.3f}" if mem[kernels[0]] else ""
+        line += f"{mem[kernels[1]] / mem[kernels[0]]:10.3f}" if mem[kernels[0]] else f"{'':10s}"
+    line += "".join(f"{miss[k]:13.2f}" for k in kernels)
     print(line)
