@@ -105,6 +105,8 @@ struct slot {
 	uint64_t mem;		/* loads and stores of its instructions */
 	uint64_t lookups;	/* entered through a lookup by address */
 	uint64_t misses;	/* of those, not in the jump cache model */
+	uint64_t tlb_victim;	/* accesses the TLB model's victim TLB served */
+	uint64_t tlb_fills;	/* accesses that walked the page tables */
 	uint32_t ninsns;
 	uint8_t end;
 	bool used;
@@ -131,6 +133,21 @@ static unsigned int jc_hash(uint64_t pc)
 }
 
 static const struct tbinst *jump_cache[1u << JC_BITS];
+
+/*
+ * QEMU 7.2's software TLB, per MMU index (user, kernel, kernel with SMAP
+ * off while AC is set): a direct-mapped table of TLB_BITS entries indexed
+ * by the page number, behind it a victim TLB of 8 entries filled in turn.
+ * QEMU sizes the table from its use at each flush, between 64 entries and
+ * far more; 256 is its starting size. An access that misses both walks the
+ * guest's page tables in QEMU's C code.
+ */
+#define TLB_BITS	8
+#define TLB_IDX		16
+#define VTLB_SIZE	8
+static uint64_t tlb[TLB_IDX][1u << TLB_BITS];
+static uint64_t vtlb[TLB_IDX][VTLB_SIZE];
+static unsigned int vtlb_next[TLB_IDX];
 static uint8_t prev_end = END_EXIT;
 static bool prev_user;
 
@@ -196,9 +213,29 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		       uint64_t vaddr, void *udata)
 {
 	struct slot *s = udata;
+	unsigned int idx = info & (TLB_IDX - 1);	/* MemOpIdx's mmu_idx */
+	uint64_t page = (vaddr >> 12) + 1;		/* 0: an empty entry */
+	uint64_t *e = &tlb[idx][(vaddr >> 12) & ((1u << TLB_BITS) - 1)];
+	unsigned int k;
 
 	if (counting)
 		s->mem++;
+	if (*e == page)
+		return;
+	for (k = 0; k < VTLB_SIZE; k++) {
+		if (vtlb[idx][k] == page) {
+			/* QEMU swaps the two entries */
+			vtlb[idx][k] = *e;
+			*e = page;
+			if (counting)
+				s->tlb_victim++;
+			return;
+		}
+	}
+	vtlb[idx][vtlb_next[idx]++ % VTLB_SIZE] = *e;
+	*e = page;
+	if (counting)
+		s->tlb_fills++;
 }
 
 static enum tb_end classify(const char *d)
@@ -233,14 +270,18 @@ static void dump(void)
 
 		if (s->used && s->count) {
 			fprintf(out, "%" PRIx64 " %u %" PRIu64 " %u %" PRIu64
-				" %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+				" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+				" %" PRIu64 "\n",
 				s->vaddr, s->ninsns, s->count, s->end,
-				s->page_changes, s->mem, s->lookups, s->misses);
+				s->page_changes, s->mem, s->lookups, s->misses,
+				s->tlb_victim, s->tlb_fills);
 			s->count = 0;
 			s->page_changes = 0;
 			s->mem = 0;
 			s->lookups = 0;
 			s->misses = 0;
+			s->tlb_victim = 0;
+			s->tlb_fills = 0;
 		}
 	}
 	fflush(out);

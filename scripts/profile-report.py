@@ -53,6 +53,9 @@ def load(k):
             fld = line.split()
             va, n, c, end, pages, mem = fld[:6]
             lk, ms = (int(fld[6]), int(fld[7])) if len(fld) >= 8 else (0, 0)
+            vt, fl = (int(fld[8]), int(fld[9])) if len(fld) >= 10 else (0, 0)
+            looks[-1]["tlb victim"] += vt
+            looks[-1]["tlb fills"] += fl
             va, n, c, end, pages = int(va, 16), int(n), int(c), int(end), int(pages)
             looks[-1]["lookups"] += lk
             looks[-1]["misses"] += ms
@@ -67,6 +70,8 @@ def load(k):
             if ms:
                 off = va - addrs[i] if va >= 0xffff800000000000 and i >= 0 else va
                 missed[-1][f"{name}+{off:#x}"] += ms
+            if fl:
+                missed[-1][f"fill:{name}"] += fl
             cur[name] += n * c
             fmems[-1][name] += int(mem)
             tbs[-1] += c
@@ -110,13 +115,23 @@ for i, label in enumerate(labels):
         f"{k}: {per[k][6].get('lookups', 0):.1f} lookups, {per[k][6].get('misses', 0):.2f} misses, "
         f"{per[k][6].get('translations', 0) * n_of[k]:.0f} blocks translated in the row"
         for k in kernels))
+    print("   TLB (256 entries, 8 victims): " + "   ".join(
+        f"{k}: {per[k][6].get('tlb victim', 0):.2f} from the victim TLB, "
+        f"{per[k][6].get('tlb fills', 0):.2f} page walks"
+        for k in kernels))
     for k in kernels:
-        top = sorted(((v, b) for b, v in per[k][7].items() if v >= 0.05), reverse=True)[:8]
+        top = sorted(((v, b) for b, v in per[k][7].items()
+                      if v >= 0.05 and not b.startswith("fill:")), reverse=True)[:8]
         if top:
             print(f"   {k} misses: " + ", ".join(f"{b} {v:.2f}" for v, b in top))
+        top = sorted(((v, b[5:]) for b, v in per[k][7].items()
+                      if v >= 0.05 and b.startswith("fill:")), reverse=True)[:8]
+        if top:
+            print(f"   {k} page walks: " + ", ".join(f"{b} {v:.2f}" for v, b in top))
     summary.append((label, tot, {k: per[k][2] for k in kernels},
                     {k: per[k][4] for k in kernels},
-                    {k: per[k][6].get('misses', 0) for k in kernels}))
+                    {k: per[k][6].get('misses', 0) for k in kernels},
+                    {k: per[k][6].get('tlb fills', 0) for k in kernels}))
     funcs = set()
     for k in kernels:
         funcs |= {f for f, v in per[k][0].items() if v >= 0.5}
@@ -136,14 +151,15 @@ for i, label in enumerate(labels):
         line += "".join(f"{per[k][5].get(f, 0):12.1f}" for k in kernels)
         print(line)
 print()
-print("== summary: instructions, translation blocks entered, memory accesses and jump cache misses, per operation")
+print("== summary: instructions, translation blocks entered, memory accesses, jump cache misses and page walks, per operation")
 two = len(kernels) == 2
 print(f"   {'row':30s}" + "".join(f"{k + ' insns':>16s}" for k in kernels) +
       ("     ratio" if two else "") +
       "".join(f"{k + ' blocks':>16s}" for k in kernels) + ("     ratio" if two else "") +
       "".join(f"{k + ' mem':>14s}" for k in kernels) + ("     ratio" if two else "") +
-      "".join(f"{k + ' miss':>13s}" for k in kernels))
-for label, tot, blk, mem, miss in summary:
+      "".join(f"{k + ' miss':>13s}" for k in kernels) +
+      "".join(f"{k + ' walks':>14s}" for k in kernels))
+for label, tot, blk, mem, miss, walks in summary:
     line = f"   {label:30s}" + "".join(f"{tot[k]:16.1f}" for k in kernels)
     if two:
         line += f"{tot[kernels[1]] / tot[kernels[0]]:10.3f}" if tot[kernels[0]] else f"{'':10s}"
@@ -154,4 +170,5 @@ for label, tot, blk, mem, miss in summary:
     if two:
         line += f"{mem[kernels[1]] / mem[kernels[0]]:10.3f}" if mem[kernels[0]] else f"{'':10s}"
     line += "".join(f"{miss[k]:13.2f}" for k in kernels)
+    line += "".join(f"{walks[k]:14.2f}" for k in kernels)
     print(line)
