@@ -23,7 +23,8 @@ Linus's, else the MAINTAINERS section of the first maintainer), cut
 into parts of at most MAX_PART patches. A part needs the parts whose
 patches it depends on: a file an earlier patch of another part touched,
 or a function, macro or flag that another part's patch adds to a header.
-Parts that need each other are merged.
+Parts that need each other are merged; a merge of more than MAX_PART
+patches is cut again in the order of its patches.
 """
 import collections
 import hashlib
@@ -219,6 +220,7 @@ def group():
         for s in added_symbols(texts[p], known):
             adds.setdefault(s, p)
     deps = collections.defaultdict(set)
+    pdeps = collections.defaultdict(set)    # patch: the earlier patches it needs
     word = re.compile(r'\b[A-Za-z_][A-Za-z0-9_]{3,}\b')
     for p in range(1, n + 1):
         me = part_of[p]
@@ -226,12 +228,16 @@ def group():
             q = last_toucher.get(f)
             if q and part_of[q] != me:
                 deps[me].add(part_of[q])
+            if q:
+                pdeps[p].add(q)
             last_toucher[f] = p
         plus = '\n'.join(l for l in texts[p].splitlines() if l.startswith('+'))
         for w in set(word.findall(plus)):
             q = adds.get(w)
             if q and q < p and part_of[q] != me:
                 deps[me].add(part_of[q])
+            if q and q < p:
+                pdeps[p].add(q)
     base = {'vfs-core', 'vfs-helpers'}
     fixed_names = {name for name, _, _, _ in CORE}
     # Parts that need each other cannot go out apart: merge each cycle of
@@ -279,6 +285,30 @@ def group():
         mdeps[m].discard(m)
     step('%d parts merged into others because they need each other' %
          (len(nums_of) - len(mnums)))
+    # A merged part of more than MAX_PART patches is cut again, in the
+    # order of its patches. A chunk can need an earlier chunk but never a
+    # later one: a part that an earlier chunk needs and that needs a later
+    # one would close a cycle with them, and so would be in the merge.
+    mpart = {p: m for m in mnums for p in mnums[m]}
+    for m in [m for m in mnums if len(mnums[m]) > MAX_PART]:
+        nums = mnums.pop(m)
+        mdeps.pop(m)
+        k = -(-len(nums) // MAX_PART)
+        size = -(-len(nums) // k)
+        cut = ['%s-%d' % (m, i + 1) for i in range(k)]
+        for i, c in enumerate(cut):
+            mnums[c] = nums[i * size:(i + 1) * size]
+            for p in mnums[c]:
+                mpart[p] = c
+        step('%s: %d patches that need each other, cut into %d parts' % (m, len(nums), k))
+        for c in cut:
+            mdeps[c] = {mpart.get(q, part_of[q]) for p in mnums[c] for q in pdeps[p]} - {c}
+        # the parts that needed m need the chunks their patches need
+        for o in mdeps:
+            if m in mdeps[o]:
+                mdeps[o].discard(m)
+                mdeps[o] |= ({mpart[q] for p in mnums[o] for q in pdeps[p]
+                              if mpart.get(q) in cut} or set(cut))
     done, order = set(), []
     left = sorted(mnums, key=lambda m: mnums[m][0])
     while left:
