@@ -32,12 +32,14 @@ commit. The parent's side is proved the same way.
 A commit that passed, all its objects compiled, is remembered in
 build/check-series.ok under its tree, its parent's tree, the configuration
 files and the host compiler, so that after a rebase only commits whose trees
-changed are compiled again (one with a file built nowhere is checked again
-each time). Its objects are also remembered under its tree and its parent's
+changed are compiled again (one with a file built nowhere is listed again
+each time, from build/check-series.files below). Its objects are also remembered under its tree and its parent's
 without tools/testing/selftests, which no object reads: a rebase that only
 changes a test compiles no object again, and builds the tests only at the
 commits that touch them. Each object is also written to build/check-series.files as soon as it has
-compiled, so that a run that is stopped loses at most one group of work.
+compiled, so that a run that is stopped loses at most one group of work;
+so is, at the end of a run that had every compiler, each file no
+configuration built, which the next run at the same trees does not try.
 checkpatch's verdicts are kept under the patch text's hash in
 build/checkpatch.ok (shared with make postings).
 
@@ -455,6 +457,10 @@ def check_objects(series, todo, logdir, done):
     ndone = 0
     for x in todo:
         for f in x['sources']:
+            if done.get((x['kkey'], f)) == '-':
+                nowhere.append((x, f))
+                ndone += 1
+                continue
             if (x['kkey'], f) in done:
                 where[x['n']].append((f, done[(x['kkey'], f)]))
                 ndone += 1
@@ -468,7 +474,8 @@ def check_objects(series, todo, logdir, done):
             else:
                 queue[allowed[0]].append((x, f))
     if ndone:
-        step('%d files compiled by an earlier run at the same trees' % ndone)
+        step('%d files compiled, or found to build nowhere, by an earlier run at the same trees'
+             % ndone)
     # a file sent back to a configuration before the current one (the hint
     # was wrong) is taken in the next pass
     while queue:
@@ -481,6 +488,7 @@ def check_objects(series, todo, logdir, done):
             if cross and not shutil.which(cross + 'gcc'):
                 step('%s: %sgcc missing (scripts/install-cross.sh); %d files not tried there'
                      % (name, cross, len(items)))
+                MISSING.append(name)
                 nowhere += next_arch(items, queue, tried)
                 continue
             arch = Arch(name, karch, cross, target, options)
@@ -631,6 +639,9 @@ def allowed_for(f):
 # on the command line whatever the configuration says)
 SKIPPED = collections.defaultdict(set)
 FORCED = set()
+# the configurations whose compiler was missing: no file is then recorded
+# as built nowhere
+MISSING = []
 
 
 def next_arch(items, queue, tried):
@@ -809,6 +820,13 @@ def main():
             if len(w) == 6 and w[3] == envkey:
                 done[(' '.join(w[:4]), w[4])] = w[5]
     problems, where, nowhere = check_objects(series, todo_obj, logdir, done)
+    if not MISSING:
+        # tried in every configuration, with every compiler: the next run
+        # at the same trees does not try again
+        with open(FILES, 'a') as ff:
+            for x, f in nowhere:
+                if (x['kkey'], f) not in done:
+                    ff.write('%s %s -\n' % (x['kkey'], f))
     st_bad = check_selftests(todo, logdir)
     git('checkout', '-q', '--detach', 'pristine', cwd=WT)
     nowhere_of = collections.defaultdict(list)
