@@ -22,7 +22,9 @@ logs=$LOGS
 mkdir -p "$logs"
 heavy_lock
 tag=$kernel${suffix:+-$suffix}-$mode
-timeout_s=${BOOT_TIMEOUT:-1200}
+# The debug kernel runs the suite about twice as slowly, then the fault
+# injection groups and the kmemleak scan.
+timeout_s=${BOOT_TIMEOUT:-$([ -n "$suffix" ] && echo 3000 || echo 1200)}
 
 # The accelerator: KVM only if a short probe boot reaches init and back.
 # /dev/kvm can exist and open while KVM guests still fail to boot, so the
