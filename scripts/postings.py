@@ -543,7 +543,9 @@ def compile_part(wt, npatches, compiled):
     if r.returncode:
         bad = [l for l in out if 'DOES NOT COMPILE' in l] or (r.stderr.strip().splitlines() or ['?'])[-1:]
         return False, 'COMPILE: ' + '; '.join(bad[:2])
-    compiled.add(tree)
+    if not skipped:
+        # a tip with a file compiled nowhere is compiled again next time
+        compiled.add(tree)
     return True, '%d .c files compile%s' % (len(files) - skipped,
                                             ' (%d compiled nowhere)' % skipped if skipped else '')
 
