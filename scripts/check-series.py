@@ -33,10 +33,11 @@ A commit that passed, all its objects compiled, is remembered in
 build/check-series.ok under its tree, its parent's tree, the configuration
 files and the host compiler, so that after a rebase only commits whose trees
 changed are compiled again (one with a file built nowhere is listed again
-each time, from build/check-series.files below). Its objects are also remembered under its tree and its parent's
-without tools/testing/selftests, which no object reads: a rebase that only
-changes a test compiles no object again, and builds the tests only at the
-commits that touch them. Each object is also written to build/check-series.files as soon as it has
+each time, from build/check-series.files below). Its objects are also
+remembered under its tree and its parent's without tools/testing/selftests,
+which no object reads: a rebase that only changes a test compiles no object
+again, and builds the tests only at the commits that touch them. Each
+object is also written to build/check-series.files as soon as it has
 compiled, so that a run that is stopped loses at most one group of work;
 so is, at the end of a run that had every compiler, each file no
 configuration built, which the next run at the same trees does not try.
