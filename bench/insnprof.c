@@ -11,8 +11,8 @@
  * stop the plugin appends a window to out=: a line "# window <n>
  * translations <blocks translated in it>", then one
  * line "<tb address> <instructions in the tb> <executions> <end> <page
- * changes> <memory accesses> <lookups> <misses>" for every translation
- * block that ran, and resets its counts.
+ * changes> <memory accesses> <lookups> <misses> <victim TLB hits> <page
+ * walks>" for every translation block that ran, and resets its counts.
  * <end> says how the block ends (enum tb_end: what TCG must do next, from
  * a chained jump to a return to its main loop); <page changes> counts the
  * executions entered from a block on another guest page, which TCG cannot
@@ -24,7 +24,9 @@
  * jump cache misses: 4096 entries, indexed by tb_jmp_cache_hash_func() of
  * the guest address, one translation each, so that a block whose entry
  * another block took is looked up in QEMU's hash table of all blocks (the
- * slow path that make hostprof sees as qht_lookup_custom()).
+ * slow path that make hostprof sees as qht_lookup_custom()). The last two
+ * count the block's loads and stores that a model of QEMU's software TLB
+ * (below) serves from its victim TLB, or walks the page tables for.
  * scripts/profile.sh
  * turns the addresses into vmlinux symbols. Meant for -smp 1.
  *
