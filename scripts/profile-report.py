@@ -34,6 +34,7 @@ def load(k):
     fmems = []
     looks = []      # per window: Counter of lookups, misses
     missed = []     # per window: Counter of "function+offset" missed
+    walked = []     # per window: Counter of function: page walks
     cur = None
     with open(f"{pdir}/{k}.windows") as f:
         for line in f:
@@ -47,6 +48,7 @@ def load(k):
                 ends.append(collections.Counter())
                 looks.append(collections.Counter())
                 missed.append(collections.Counter())
+                walked.append(collections.Counter())
                 if len(hdr) >= 5 and hdr[3] == "translations":
                     looks[-1]["translations"] = int(hdr[4])
                 continue
@@ -71,7 +73,7 @@ def load(k):
                 off = va - addrs[i] if va >= 0xffff800000000000 and i >= 0 else va
                 missed[-1][f"{name}+{off:#x}"] += ms
             if fl:
-                missed[-1][f"fill:{name}"] += fl
+                walked[-1][name] += fl
             cur[name] += n * c
             fmems[-1][name] += int(mem)
             tbs[-1] += c
@@ -81,7 +83,7 @@ def load(k):
             p = line.split()
             if len(p) >= 4 and p[0] == "callprof":
                 rets[p[1]] = (int(p[2].split("=")[1]), p[3].split("=")[1])
-    return windows, rets, tbs, ends, mems, fmems, looks, missed
+    return windows, rets, tbs, ends, mems, fmems, looks, missed, walked
 
 
 data = {k: load(k) for k in kernels}
@@ -91,7 +93,7 @@ summary = []
 for i, label in enumerate(labels):
     per = {}
     for k in kernels:
-        windows, rets, tbs, ends, mems, fmems, looks, missed = data[k]
+        windows, rets, tbs, ends, mems, fmems, looks, missed, walked = data[k]
         n, ret = rets.get(label, (0, "?"))
         w = windows[i] if i < len(windows) else collections.Counter()
         e = ends[i] if i < len(ends) else collections.Counter()
@@ -101,7 +103,8 @@ for i, label in enumerate(labels):
                   mems[i] / n if n and i < len(mems) else 0,
                   {f: v / n for f, v in fmems[i].items()} if n and i < len(fmems) else {},
                   {x: v / n for x, v in looks[i].items()} if n and i < len(looks) else {},
-                  {x: v / n for x, v in missed[i].items()} if n and i < len(missed) else {})
+                  {x: v / n for x, v in missed[i].items()} if n and i < len(missed) else {},
+                  {x: v / n for x, v in walked[i].items()} if n and i < len(walked) else {})
     print()
     print(f"== {label}: " + ", ".join(f"{k} ret={per[k][1]}" for k in kernels))
     tot = {k: sum(per[k][0].values()) for k in kernels}
@@ -120,12 +123,10 @@ for i, label in enumerate(labels):
         f"{per[k][6].get('tlb fills', 0):.2f} page walks"
         for k in kernels))
     for k in kernels:
-        top = sorted(((v, b) for b, v in per[k][7].items()
-                      if v >= 0.05 and not b.startswith("fill:")), reverse=True)[:8]
+        top = sorted(((v, b) for b, v in per[k][7].items() if v >= 0.05), reverse=True)[:8]
         if top:
             print(f"   {k} misses: " + ", ".join(f"{b} {v:.2f}" for v, b in top))
-        top = sorted(((v, b[5:]) for b, v in per[k][7].items()
-                      if v >= 0.05 and b.startswith("fill:")), reverse=True)[:8]
+        top = sorted(((v, b) for b, v in per[k][8].items() if v >= 0.05), reverse=True)[:8]
         if top:
             print(f"   {k} page walks: " + ", ".join(f"{b} {v:.2f}" for v, b in top))
     summary.append((label, tot, {k: per[k][2] for k in kernels},
