@@ -7,7 +7,10 @@ usage: postings.py group   write patches/postings from patches/series
                            run checkpatch --strict on it, compile the objects
                            it touches at its tip (where make check-series
                            compiled them), and apply all parts in order to
-                           compare the result with the series
+                           compare the result with the series;
+                           POSTINGS_PARTS="name ..." checks only the parts
+                           whose names start with one of the words (the
+                           comparison with the series still runs)
 
 patches/postings holds one part a line:
 
@@ -568,7 +571,10 @@ def check():
         f.write('\n'.join(sorted(ok)) + '\n')
     cc_cache = os.path.join(TOP, 'build', 'postings-compile.ok')
     compiled = set(open(cc_cache).read().split()) if os.path.exists(cc_cache) else set()
+    only = os.environ.get('POSTINGS_PARTS', '').split()
     for name, nums, pre, subj in allparts:
+        if only and not name.startswith(tuple(only)):
+            continue
         git('am', '--abort', cwd=wt, check=False)
         git('checkout', '-q', '--detach', 'pristine', cwd=wt)
         git('clean', '-qfdx', cwd=wt, check=False)
