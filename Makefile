@@ -10,7 +10,7 @@ S := scripts
 # The logs' prefix: build/logs/<kernel>[-debug]-<mode>.*
 TAG := $(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: postings all run check check-series compile-proof size-report legacy-report bench bench-aa profile hostprof difftest difftest-stock difftest-aa difftest-reach difftest-fuzz deps tree apply export build guest clean help
+.PHONY: postings all run check check-series compile-proof size-report legacy-report bench bench-aa profile hostprof tcgstat difftest difftest-stock difftest-aa difftest-reach difftest-fuzz deps tree apply export build guest clean help
 
 all: check
 
@@ -26,6 +26,7 @@ help:
 	@echo "make bench-aa [KERNEL=stock] one kernel against itself (A/A): each ratio is its row's noise"
 	@echo "make profile             instructions per read()/write(), per function, stock and patched (TCG plugin)"
 	@echo "make hostprof            the host's time under TCG for one profile row: translated code against QEMU (perf)"
+	@echo "make tcgstat             TCG's work per row of make bench (jump cache misses, lookups): a QEMU built with counters"
 	@echo "make difftest-stock      boot the stock kernel in diff mode, store difftest/stock.out"
 	@echo "make difftest            boot the patched kernel in diff mode, compare with difftest/stock.out"
 	@echo "make difftest-aa         boot KERNEL twice in diff mode, the outputs must be identical"
@@ -106,6 +107,9 @@ profile:
 
 hostprof:
 	@$(S)/hostprof.sh
+
+tcgstat:
+	@$(S)/tcgstat.sh
 
 # The stock-vs-patched differential test (scripts/difftest.sh): both
 # kernels must be built already; it builds the guest, never a kernel.

@@ -93,6 +93,29 @@ stage_callprof_root() {
 	cp "$bin" "$stage/bin/callprof"
 }
 
+# Build bench/vaio-bench.c statically into $1 against the patched tree's
+# UAPI headers, with its code, and the C library's after it, moved by $2
+# bytes (make bench's user-space layouts): a function of that many bytes
+# linked before it.
+build_vaio_bench() {
+	local out=$1 pad=${2:-0} pads=()
+	if [ "$pad" != 0 ]; then
+		printf '/* make bench: vaio-bench moved by %d bytes */\nvoid vaio_bench_pad(void);\n__attribute__((used)) void vaio_bench_pad(void)\n{\n\t__asm__ volatile(".skip %d, 0x90");\n}\n' \
+			"$pad" "$pad" >"$out-pad.c"
+		pads=("$out-pad.c")
+	fi
+	gcc -static -O2 -Wall -Werror -isystem "$(objdir patched)/usr/include" -o "$out" \
+		"${pads[@]}" "$TOP/bench/vaio-bench.c" -laio -luring
+}
+
+# How far make bench's layout $1 of $2 moves vaio-bench: a page and the
+# kernel's step (layout_pad in bench.sh) for each layout, so that both the
+# offsets within a page and the page numbers that TCG's jump cache hashes
+# change from layout to layout.
+user_pad() {
+	echo $(($1 * (4096 + 4096 / $2 / 16 * 16)))
+}
+
 # The bzImage of a kernel flavour; fails if that kernel is not built.
 built_image() {
 	local image
