@@ -7,7 +7,8 @@
 # a raw disk for O_DIRECT), and writes bench/results/<date>-<accel>/: the
 # guests' raw outputs, kernels.txt, sizes.txt, table.txt and ratios.png.
 # Prints the table and the accelerator.
-#   BENCH_LAYOUTS=n     build each kernel in n code layouts (default 5)
+#   BENCH_LAYOUTS=n     build each kernel in n code layouts, and the
+#                       benchmark in as many (default 5)
 #   BENCH_ROUNDS=n      boot each layout of each kernel n times (default 2;
 #                       1 with BENCH_PAIRED=0); the order of the two sides
 #                       alternates from round to round
@@ -99,15 +100,17 @@ dirty=$(git -C "$TREE" status --porcelain --untracked-files=no | wc -l)
 # 1b. Code layouts. Under TCG the time of a system call may depend on where
 # its code lies, not only on what it executes: the same patched source with
 # its text moved by 1008 bytes gave single-call ratios of 0.84 to 1.16
-# against itself (2026-12-04, 2 boots each, as wide as the spread between
-# boots of one image, so the two cannot be told apart there). So each
-# kernel is also built with its text after
+# against itself (2026-12-04), and the benchmark's own code is on every
+# call's path as much as the kernel's. So each kernel is also built with its
+# text after
 # init/main.o moved by layout number / layouts of a 4 KiB page, in steps of
 # 16 bytes (a function of that many bytes appended to init/main.c, which
 # the series does not touch, in its own O= folder, objdir <kernel>
-# layout<n>), so that the layouts sample the offsets within a page evenly:
-# what moves a call's time is where its code falls relative to page and
-# cache-line boundaries, and a move by a whole page changes neither. The
+# layout<n>), and the benchmark with its code moved by as many pages plus
+# the same step (user_pad in lib.sh; BENCH_LAYOUT=<n> on the kernel command
+# line picks /bin/vaio-bench-<n> in the guest), so that each layout is a
+# new draw of where the code of a call's path lies, the same for both
+# kernels. The
 # table takes the median over every boot of every layout, and the smallest
 # time over all of them. init/main.c gets its content and time back after
 # each build, and the lock is held meanwhile.
@@ -166,10 +169,12 @@ if [ ! -f "$hdr_stamp" ] || [ -n "$(find "$TREE/include/uapi" "$TREE/arch/x86/in
 	step "the patched tree's UAPI headers are missing or stale: installing them with build-guest.sh"
 	"$TOP/scripts/build-guest.sh"
 fi
-step "building the benchmark (static) and packing build/bench/initramfs.cpio"
+step "building the benchmark (static) in $layouts layouts and packing build/bench/initramfs.cpio"
 mkdir -p "$bench"
-gcc -static -O2 -Wall -Werror -isystem "$obj/usr/include" -o "$bench/vaio-bench" \
-	"$TOP/bench/vaio-bench.c" -laio -luring || die "bench/vaio-bench.c did not build"
+for j in $(seq 0 $((layouts - 1))); do
+	build_vaio_bench "$bench/vaio-bench-$j" "$(user_pad "$j" "$layouts")" ||
+		die "bench/vaio-bench.c did not build"
+done
 gcc -shared -fPIC -O2 -Wall -Werror -o "$bench/fio-shm.so" "$TOP/bench/fio-shm.c" ||
 	die "bench/fio-shm.c did not build"
 
@@ -180,7 +185,9 @@ mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,lib}
 cp /bin/busybox "$stage/bin/busybox"
 cp "$TOP/guest/init" "$stage/init"
 chmod 755 "$stage/init"
-cp "$bench/vaio-bench" "$stage/bin/vaio-bench"
+for j in $(seq 0 $((layouts - 1))); do
+	cp "$bench/vaio-bench-$j" "$stage/bin/vaio-bench-$j"
+done
 cp "$TOP/bench/fio-jobs.sh" "$stage/bin/bench-fio"
 chmod 755 "$stage/bin/bench-fio"
 cp "$bench/fio-shm.so" "$stage/lib/fio-shm.so"
@@ -224,7 +231,7 @@ boot_one() {
 		rm -f "$disk"
 		truncate -s 64M "$disk"
 		HARNESS_GUEST=$bench HARNESS_LOGS=$logs BENCH_DISK=$disk QEMU_SMP=$smp \
-			BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} CMDLINE="$cmdline" \
+			BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} CMDLINE="$cmdline BENCH_LAYOUT=$j" \
 			BOOT_IMAGE=$(layout_image "$k" "$j") \
 			"${pin[@]}" "$TOP/scripts/boot.sh" "$k" bench
 		for ext in out console accel; do
