@@ -297,13 +297,14 @@ class Arch:
         self.obj = os.path.join(OBJ, name)
         self.at = None
 
-    def make(self, *targets, jobs=None, log=None):
+    def make(self, *targets, jobs=None, log=None, env=None):
         cmd = ['make', '-C', WT, 'O=' + self.obj, 'ARCH=' + self.karch]
         if self.cross:
             cmd.append('CROSS_COMPILE=' + self.cross)
         cmd += ['CC=ccache %sgcc' % self.cross, '-j%d' % (jobs or os.cpu_count() or 2)]
         cmd += list(targets)
-        r = subprocess.run(cmd, capture_output=True, text=True, errors='replace')
+        r = subprocess.run(cmd, capture_output=True, text=True, errors='replace',
+                           env=dict(os.environ, **(env or {})))
         if log:
             with open(log, 'a') as f:
                 f.write(r.stdout + r.stderr)
@@ -377,10 +378,13 @@ class Arch:
         open(log, 'w').close()
         self.make('W=1', '-k', *objs, log=log)
         missing = [o for o in objs if not os.path.exists(os.path.join(self.obj, o))]
-        if missing:
-            # kbuild can compile one object twice at once (built-in and
-            # module), and one of the two compilers then fails
-            self.make('W=1', '-k', *missing, jobs=1, log=log)
+        # kbuild can compile one object twice at once (built-in and
+        # module), and one of the two compilers then fails; and a cache
+        # entry can be damaged (a .d file whose paths fixdep cannot open,
+        # an object objtool cannot read): each object again on its own, one
+        # job, compiled afresh and stored over the cached result
+        for o in missing:
+            self.make('W=1', '-k', o, jobs=1, log=log, env={'CCACHE_RECACHE': '1'})
         warns = collections.Counter()
         for line in open(log, errors='replace'):
             m = WARN.match(line.rstrip('\n'))
