@@ -378,13 +378,13 @@ class Arch:
         open(log, 'w').close()
         self.make('W=1', '-k', *objs, log=log)
         missing = [o for o in objs if not os.path.exists(os.path.join(self.obj, o))]
-        # kbuild can compile one object twice at once (built-in and
-        # module), and one of the two compilers then fails; and a cache
-        # entry can be damaged (a .d file whose paths fixdep cannot open,
-        # an object objtool cannot read): each object again on its own, one
-        # job, compiled afresh and stored over the cached result
-        for o in missing:
-            self.make('W=1', '-k', o, jobs=1, log=log, env={'CCACHE_RECACHE': '1'})
+        if missing:
+            # kbuild can compile one object twice at once (built-in and
+            # module), and one of the two compilers then fails; and a cache
+            # entry can be damaged (a .d file whose paths fixdep cannot
+            # open, an object objtool cannot read): again with one job, each
+            # object compiled afresh and stored over its cached result
+            self.make('W=1', '-k', *missing, jobs=1, log=log, env={'CCACHE_RECACHE': '1'})
         warns = collections.Counter()
         for line in open(log, errors='replace'):
             m = WARN.match(line.rstrip('\n'))
