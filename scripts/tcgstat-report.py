@@ -5,11 +5,11 @@ usage: tcgstat-report.py <dir> <rows regex> <kernel>... -- <layout>...
 
 Reads <dir>/<kernel>-layout<n>.{out,stat,map}: vaio-bench's output (one
 "bench" line a row, in row order), the counting QEMU's sums per row, and the
-kernel's System.map; and <dir>/vaio-bench-<n>, the layout's benchmark. Prints, per row, the per-operation means over the
-layouts of each kernel, then, for the rows the regex picks, each layout
-apart with the blocks that missed the jump cache, and finally how the
-difference in host time between the kernels follows the difference in
-misses over every row and layout.
+kernel's System.map; and <dir>/vaio-bench-<n>, the layout's benchmark.
+Prints, per row, the per-operation means over the layouts of each kernel,
+then, for the rows the regex picks, each layout apart with the blocks that
+missed the jump cache, and finally how the difference in host time between
+the kernels follows the difference in misses over every row and layout.
 """
 import bisect
 import re
