@@ -159,6 +159,7 @@ static FILE *out;
 static bool counting;
 static unsigned int window;
 static uint64_t translations;	/* blocks translated while counting */
+static uint64_t phantoms;	/* instructions not counted: see phantom() */
 static uint64_t prev_page;
 
 static struct slot *lookup(uint64_t vaddr, uint32_t ninsns)
@@ -264,8 +265,8 @@ static void dump(void)
 {
 	unsigned int i;
 
-	fprintf(out, "# window %u translations %" PRIu64 "\n", ++window,
-		translations);
+	fprintf(out, "# window %u translations %" PRIu64 " phantoms %" PRIu64
+		"\n", ++window, translations, phantoms);
 	translations = 0;
 	for (i = 0; i < SLOTS; i++) {
 		struct slot *s = &slots[i];
@@ -299,14 +300,45 @@ static void marker(unsigned int vcpu, void *udata)
 	}
 }
 
+/*
+ * QEMU 7.2's x86 translator ends a block before an instruction, other than
+ * the first, that would cross into the next page: it drops the code it
+ * generated for it, but the plugin's list keeps the instruction, with only
+ * the bytes read before the page's end. That instruction is not executed in
+ * this block (the next block starts with it), so it is not counted here: it
+ * starts on another page than the block, or its bytes do not decode.
+ */
+static bool phantom(const struct qemu_plugin_tb *tb, size_t n)
+{
+	struct qemu_plugin_insn *insn;
+	bool bad;
+	char *d;
+
+	if (n < 2)
+		return false;
+	insn = qemu_plugin_tb_get_insn(tb, n - 1);
+	if (qemu_plugin_insn_vaddr(insn) >> 12 != qemu_plugin_tb_vaddr(tb) >> 12)
+		return true;
+	d = qemu_plugin_insn_disas(insn);
+	/* QEMU's own disassembler prints what it cannot decode as ".byte" */
+	bad = !d || !strncmp(d + strspn(d, " "), ".byte", 5);
+	free(d);
+	return bad;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
-	struct slot *s = lookup(qemu_plugin_tb_vaddr(tb), n);
+	struct slot *s;
 	struct tbinst *t = malloc(sizeof(*t));
 
 	if (!t)
 		abort();
+	if (phantom(tb, n)) {
+		n--;
+		phantoms++;
+	}
+	s = lookup(qemu_plugin_tb_vaddr(tb), n);
 	if (counting)
 		translations++;
 	t->slot = s;
