@@ -41,8 +41,8 @@ object is also written to build/check-series.files as soon as it has
 compiled, so that a run that is stopped loses at most one group of work;
 so is, at the end of a run that had every compiler, each file no
 configuration built, which the next run at the same trees does not try.
-checkpatch's verdicts are kept under the patch text's hash in
-build/checkpatch.ok (shared with make postings).
+checkpatch's verdicts are kept under the patch text's hash (without the
+"n/N" of its subject) in build/checkpatch.ok (shared with make postings).
 
   CHECK_SERIES_ALL=1      check every commit again
   CHECK_SERIES_FROM=rev   only the commits after rev (the others are listed
