@@ -61,9 +61,9 @@ CORE = [
      'selftests: aio: converted files, 32-bit programs, bad input, durability'),
 ]
 TAIL = [
-    ('vfs-removal', '1081-1090', 'ALL',
+    ('vfs-removal', '1081-1092', 'ALL',
      'vfs: remove ->read and ->write from struct file_operations'),
-    ('aio-nowait', '1091-1101', 'vfs-removal',
+    ('aio-nowait', '1093-1103', 'vfs-removal',
      'aio: io_submit() that does not wait for the file'),
 ]
 LINUS = 'git://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git'
