@@ -27,7 +27,9 @@
 #                       to one host core (taskset), the cores swapped from
 #                       round to round: a slow spell of the host then falls
 #                       on both sides of a round alike (default 1; 0 boots
-#                       them one after the other, -smp 2, as before)
+#                       them one after the other, -smp 2, as before); before
+#                       each round, bench/corespeed.c times one loop on both
+#                       cores at once, and kernels.txt gives the ratio
 #   BENCH_PIN=0         paired boots without taskset (the host schedules
 #                       both QEMUs; its A/A spread was wider, see README)
 set -euo pipefail
@@ -177,6 +179,8 @@ for j in $(seq 0 $((layouts - 1))); do
 done
 gcc -shared -fPIC -O2 -Wall -Werror -o "$bench/fio-shm.so" "$TOP/bench/fio-shm.c" ||
 	die "bench/fio-shm.c did not build"
+gcc -O2 -Wall -Werror -o "$bench/corespeed" "$TOP/bench/corespeed.c" ||
+	die "bench/corespeed.c did not build"
 
 # 3. The bench initramfs: busybox, guest/init, the benchmark, fio with every
 # shared library ldd names, at the same paths, and the dynamic loader.
@@ -262,6 +266,12 @@ for j in $(seq 0 $((layouts - 1))); do
 			# Both sides at once, the first of the order on core 0;
 			# the lock is held over the pair (boot.sh inherits it).
 			heavy_lock
+			# How fast each core is now: the same loop on both at once.
+			if [ "$pin" = 1 ]; then
+				taskset -c 0 "$bench/corespeed" >"$run/speed-$n-0" &
+				taskset -c 1 "$bench/corespeed" >"$run/speed-$n-1"
+				wait $!
+			fi
 			pids=()
 			c=0
 			for s in $order; do
@@ -325,6 +335,9 @@ patched_desc="build/linux at $patched_head$dirty"
 		echo "patched: $(guest_kernel patched), $patched_desc"
 	fi
 	echo "boots: $layouts layouts of each kernel, $rounds boot(s) of each layout, $([ "$paired" = 1 ] && { [ "$pin" = 1 ] && echo "the two sides of a round at the same time, each QEMU pinned to one host core, the cores swapped every round" || echo "the two sides of a round at the same time, not pinned"; } || echo "alternating between the sides"); boot $boots; vaio-bench: $reps repetitions of about $rep_ms ms; fio: ${fio_runtime}s a job"
+	if [ "$paired" = 1 ] && [ "$pin" = 1 ]; then
+		echo "host cores: time of one loop (bench/corespeed.c) on core 0 over core 1, both at once, before each boot: $(for f in "$run"/speed-*-0; do i=${f%-0}; i=${i##*speed-}; echo "$i: $(awk -v a="$(cat "$f")" -v b="$(cat "$run/speed-$i-1")" 'BEGIN { printf "%.2f", a / b }')"; done | sort -n | paste -sd' ' | sed 's/ /, /g; s/:,/:/g')"
+	fi
 	echo "guest command line adds: $cmdline; clocksource of each boot: $(cd "$run" && grep -H -o 'clocksource [^ ]*' ./*.out | sed 's|^\./||; s|\.out:clocksource|:|' | paste -sd' ')"
 } >"$res/kernels.txt"
 if [ "$aa" = 1 ]; then
