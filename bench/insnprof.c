@@ -159,7 +159,7 @@ static FILE *out;
 static bool counting;
 static unsigned int window;
 static uint64_t translations;	/* blocks translated while counting */
-static uint64_t phantoms;	/* instructions not counted: see phantom() */
+static uint64_t phantoms;	/* of those, ending before a page: phantom() */
 static uint64_t prev_page;
 
 static struct slot *lookup(uint64_t vaddr, uint32_t ninsns)
@@ -268,6 +268,7 @@ static void dump(void)
 	fprintf(out, "# window %u translations %" PRIu64 " phantoms %" PRIu64
 		"\n", ++window, translations, phantoms);
 	translations = 0;
+	phantoms = 0;
 	for (i = 0; i < SLOTS; i++) {
 		struct slot *s = &slots[i];
 
@@ -336,7 +337,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		abort();
 	if (phantom(tb, n)) {
 		n--;
-		phantoms++;
+		if (counting)
+			phantoms++;
 	}
 	s = lookup(qemu_plugin_tb_vaddr(tb), n);
 	if (counting)

@@ -189,7 +189,7 @@ def group():
         if p in fixed:
             continue
         path = os.path.join(PATCHES, files[p - 1])
-        key = sha1_of(path)
+        key = patch_key(path)
         if key not in cache:
             cache[key] = maintainer_tree(path)
         trees.setdefault(tree_name(cache[key]), []).append(p)
@@ -496,7 +496,7 @@ def checkpatch_one(path, accepted):
     return keep
 
 
-def sha1_of(path):
+def patch_key(path):
     """The sha1 of a patch file but for the "n/N" of its subject, which
     changes in every file when a patch is added: no verdict kept under it
     (checkpatch's, get_maintainer.pl's) depends on the numbering."""
@@ -514,7 +514,7 @@ def checkpatch_all(files, ok):
     todo = {}
     for p, f in enumerate(files, 1):
         path = os.path.join(PATCHES, f)
-        key = sha1_of(path)
+        key = patch_key(path)
         if key not in ok:
             todo[p] = (path, key)
     step('checkpatch --strict on %d patches (%d cached)' % (len(todo), len(files) - len(todo)))
