@@ -24,7 +24,7 @@ row() {	# label stock-vmlinux patched-vmlinux
 }
 
 {
-	echo "make size-report: $(date -u '+%Y-%m-%d %H:%M') UTC, patched: build/linux at $(git -C "$TREE" log -1 --format='%h %s')"
+	echo "make size-report: $(date -u +%F), patched: build/linux at $(git -C "$TREE" log -1 --format='%h %s')"
 	echo
 	echo "| configuration | stock text / data / bss | patched text / data / bss | patched - stock |"
 	echo "| --- | --- | --- | --- |"
