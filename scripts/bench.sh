@@ -310,12 +310,16 @@ if [ "$aa" = 1 ]; then
 fi
 
 # 5. Results: raw outputs, the kernels, vmlinux sizes, the table, the plot.
-# A/A results go to <date>-<accel>-aa/, never over the A/B run's; a second
-# run of the same day gets the time too (<date>-<HHMM>-<accel>...), and
+# A/A results go to <date>-<accel>-aa/, never over the A/B run's; the n-th
+# run of the same name on one day gets -n (<date>-<accel>-2, ...), and
 # BENCH_NAME=<name> names the folder <date>-<name>-<accel>...
 date=$(date +%F)
 res=$TOP/bench/results/$date${BENCH_NAME:+-$BENCH_NAME}-$accel$suffix
-[ -e "$res" ] && res=$TOP/bench/results/$date-$(date +%H%M)${BENCH_NAME:+-$BENCH_NAME}-$accel$suffix
+if [ -e "$res" ]; then
+	n=2
+	while [ -e "$res-$n" ]; do n=$((n + 1)); done
+	res=$res-$n
+fi
 rm -rf "$res"
 mkdir -p "$res"
 cp "$run"/*.out "$res/"
@@ -323,7 +327,7 @@ guest_kernel() { sed -n 's/^### kernel \([^ ]*\) .* \(#[0-9]*\) .*/\1 \2/p' "$ru
 stock_desc="$(git -C "$STOCK_TREE" log --oneline -1) (tag pristine)"
 patched_desc="build/linux at $patched_head$dirty"
 {
-	echo "date: $(date '+%F %T %z')"
+	echo "date: $date"
 	echo "accelerator: $accel (qemu-system-x86_64 $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p'), -smp $smp -m 1G, same settings for both kernels)"
 	echo "host: $(uname -r), $(nproc) cores, load average before the run: $load0"
 	if [ "$aa" = 1 ]; then
